@@ -1,0 +1,170 @@
+#include "core/json_reader.hpp"
+
+#include <cmath>
+
+namespace icnkit {
+
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+ObjReader::ObjReader(const json& j, std::string source, std::string pointer)
+    : j_(j), source_(std::move(source)), pointer_(std::move(pointer)) {
+  if (!j_.is_object()) fail_input(where(), "expected an object");
+}
+
+std::string ObjReader::where() const {
+  return source_ + ":" + (pointer_.empty() ? "/" : pointer_);
+}
+std::string ObjReader::where(const std::string& key) const {
+  return source_ + ":" + pointer_ + "/" + pointer_token(key);
+}
+void ObjReader::fail(const std::string& key, const std::string& what) const {
+  fail_input(where(key), what);
+}
+
+bool ObjReader::has(const std::string& key) const { return j_.contains(key); }
+
+const json& ObjReader::raw(const std::string& key) {
+  auto it = j_.find(key);
+  if (it == j_.end()) fail_input(where(), "missing key \"" + key + "\"");
+  used_.insert(key);
+  return *it;
+}
+const json* ObjReader::raw_opt(const std::string& key) {
+  auto it = j_.find(key);
+  if (it == j_.end() || it->is_null()) {
+    if (it != j_.end()) used_.insert(key);
+    return nullptr;
+  }
+  used_.insert(key);
+  return &*it;
+}
+
+std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo,
+                        std::int64_t hi) {
+  std::int64_t x = 0;
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      fail_input(where, "integer out of range");
+    x = v.get<std::int64_t>();
+  } else if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e15)
+      fail_input(where, "expected an integer");
+    x = static_cast<std::int64_t>(d);
+  } else {
+    fail_input(where, "expected an integer");
+  }
+  if (x < lo || x > hi)
+    fail_input(where, "value " + std::to_string(x) + " out of range [" + std::to_string(lo) +
+                          ", " + std::to_string(hi) + "]");
+  return x;
+}
+
+double as_number(const json& v, const std::string& where) {
+  if (!v.is_number()) fail_input(where, "expected a number");
+  double d = v.get<double>();
+  if (!std::isfinite(d)) fail_input(where, "expected a finite number");
+  return d;
+}
+
+std::int64_t ObjReader::integer(const std::string& key, std::int64_t lo, std::int64_t hi) {
+  return as_integer(raw(key), where(key), lo, hi);
+}
+std::optional<std::int64_t> ObjReader::integer_opt(const std::string& key, std::int64_t lo,
+                                                   std::int64_t hi) {
+  const json* v = raw_opt(key);
+  if (!v) return std::nullopt;
+  return as_integer(*v, where(key), lo, hi);
+}
+double ObjReader::number(const std::string& key) { return as_number(raw(key), where(key)); }
+double ObjReader::positive(const std::string& key) {
+  double d = number(key);
+  if (!(d > 0)) fail(key, "expected a positive number");
+  return d;
+}
+std::optional<double> ObjReader::number_opt(const std::string& key) {
+  const json* v = raw_opt(key);
+  if (!v) return std::nullopt;
+  return as_number(*v, where(key));
+}
+std::string ObjReader::string(const std::string& key) {
+  const json& v = raw(key);
+  if (!v.is_string()) fail(key, "expected a string");
+  return v.get<std::string>();
+}
+std::optional<std::string> ObjReader::string_opt(const std::string& key) {
+  const json* v = raw_opt(key);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) fail(key, "expected a string");
+  return v->get<std::string>();
+}
+bool ObjReader::boolean(const std::string& key) {
+  const json& v = raw(key);
+  if (!v.is_boolean()) fail(key, "expected true or false");
+  return v.get<bool>();
+}
+std::optional<bool> ObjReader::boolean_opt(const std::string& key) {
+  const json* v = raw_opt(key);
+  if (!v) return std::nullopt;
+  if (!v->is_boolean()) fail(key, "expected true or false");
+  return v->get<bool>();
+}
+std::vector<std::int64_t> ObjReader::int_list(const std::string& key, std::int64_t lo,
+                                              std::int64_t hi) {
+  const json& v = raw(key);
+  if (!v.is_array()) fail(key, "expected an array of integers");
+  std::vector<std::int64_t> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(as_integer(v[i], where(key) + "/" + std::to_string(i), lo, hi));
+  return out;
+}
+std::vector<std::string> ObjReader::string_list(const std::string& key) {
+  const json& v = raw(key);
+  if (!v.is_array()) fail(key, "expected an array of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string()) fail_input(where(key) + "/" + std::to_string(i), "expected a string");
+    out.push_back(v[i].get<std::string>());
+  }
+  return out;
+}
+ObjReader ObjReader::object(const std::string& key) {
+  return ObjReader(raw(key), source_, pointer_ + "/" + pointer_token(key));
+}
+std::optional<ObjReader> ObjReader::object_opt(const std::string& key) {
+  const json* v = raw_opt(key);
+  if (!v) return std::nullopt;
+  return ObjReader(*v, source_, pointer_ + "/" + pointer_token(key));
+}
+std::vector<ObjReader> ObjReader::objects(const std::string& key) {
+  const json& v = raw(key);
+  if (!v.is_array()) fail(key, "expected an array");
+  std::vector<ObjReader> out;
+  out.reserve(v.size());
+  std::string base = pointer_ + "/" + pointer_token(key) + "/";
+  for (std::size_t i = 0; i < v.size(); ++i) out.emplace_back(v[i], source_, base + std::to_string(i));
+  return out;
+}
+const json* ObjReader::ext() {
+  const json* v = raw_opt("ext");
+  if (v && !v->is_object()) fail("ext", "expected an object");
+  return v;
+}
+
+void ObjReader::done() const {
+  for (auto it = j_.begin(); it != j_.end(); ++it) {
+    if (it.key() == "ext" || used_.count(it.key())) continue;
+    fail_input(where(it.key()), "unknown key \"" + it.key() + "\"");
+  }
+}
+
+} // namespace icnkit

@@ -1,0 +1,68 @@
+// Strict reading of JSON objects: every key read is remembered, done() rejects the rest
+// (except "ext", kept for users' own metadata). Errors name the source and the JSON pointer.
+#pragma once
+#include "core/error.hpp"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace icnkit {
+
+using json = nlohmann::json;
+
+// Escapes one reference token of a JSON pointer (RFC 6901).
+std::string pointer_token(const std::string& key);
+
+class ObjReader {
+public:
+  // `source` names the file ("stdin", "net.json"); `pointer` is the JSON pointer of `j`.
+  ObjReader(const json& j, std::string source, std::string pointer);
+
+  const std::string& source() const { return source_; }
+  const std::string& pointer() const { return pointer_; }
+  std::string where(const std::string& key) const;
+  std::string where() const;
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+
+  bool has(const std::string& key) const;
+  const json& raw(const std::string& key); // required, any type
+  const json* raw_opt(const std::string& key);
+
+  std::int64_t integer(const std::string& key, std::int64_t lo = INT64_MIN,
+                       std::int64_t hi = INT64_MAX);
+  std::optional<std::int64_t> integer_opt(const std::string& key, std::int64_t lo = INT64_MIN,
+                                          std::int64_t hi = INT64_MAX);
+  double number(const std::string& key);
+  double positive(const std::string& key); // > 0 and finite
+  std::optional<double> number_opt(const std::string& key);
+  std::string string(const std::string& key);
+  std::optional<std::string> string_opt(const std::string& key);
+  bool boolean(const std::string& key);
+  std::optional<bool> boolean_opt(const std::string& key);
+  std::vector<std::int64_t> int_list(const std::string& key, std::int64_t lo = INT64_MIN,
+                                     std::int64_t hi = INT64_MAX);
+  std::vector<std::string> string_list(const std::string& key);
+  ObjReader object(const std::string& key);
+  std::optional<ObjReader> object_opt(const std::string& key);
+  // An array of objects; each element is handed its own reader (call done() on it).
+  std::vector<ObjReader> objects(const std::string& key);
+  const json* ext(); // the "ext" object, if any
+
+  void done() const; // rejects any key that was not read
+
+private:
+  const json& j_;
+  std::string source_;
+  std::string pointer_;
+  std::set<std::string> used_;
+};
+
+std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo = INT64_MIN,
+                        std::int64_t hi = INT64_MAX);
+double as_number(const json& v, const std::string& where);
+
+} // namespace icnkit

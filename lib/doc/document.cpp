@@ -1,0 +1,131 @@
+#include "doc/document.hpp"
+
+#include "topo/invariants.hpp"
+
+namespace icnkit {
+
+namespace {
+
+void check_schema(const std::string& schema, const std::string& where) {
+  const std::string prefix = "icnkit/";
+  std::string major;
+  if (schema.rfind(prefix, 0) == 0) {
+    major = schema.substr(prefix.size());
+    major = major.substr(0, major.find('.'));
+  }
+  if (major != "1")
+    fail_input(where, "schema \"" + schema + "\" is not supported: this tool reads " + kSchema);
+}
+
+void check_section_network(const std::string& section, const std::string& fp,
+                           const Document& d, const std::string& source) {
+  if (!d.network)
+    fail_input(source + ":/" + section, "section present but the document has no network");
+  if (fp != d.network->fingerprint)
+    fail_input(source + ":/" + section + "/network_fingerprint",
+               "the " + section + " section was computed for network " + fp +
+                   ", but this document's network is " + d.network->fingerprint);
+}
+
+} // namespace
+
+const topo::Faults& Document::faults_or_none() const {
+  static const topo::Faults none;
+  return faults ? *faults : none;
+}
+
+const topo::Network& Document::require_network(const std::string& who) const {
+  if (!network) fail_input("/network", who + " needs a network section (run topo-gen first)");
+  return *network;
+}
+
+Document parse_document(const std::string& text, const std::string& source) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    fail_input(source, "empty input: expected an icnkit JSON document");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    auto pos = what.find("parse error");
+    fail_input(source, "not JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  ObjReader r(j, source, "");
+  Document d;
+  auto schema = r.string("schema");
+  check_schema(schema, r.where("schema"));
+  if (r.has("provenance")) {
+    for (auto& o : r.objects("provenance")) {
+      Provenance p;
+      p.tool = o.string("tool");
+      p.version = o.string("version");
+      p.argv = o.string_list("argv");
+      if (auto s = o.integer_opt("seed", 0)) p.seed = static_cast<std::uint64_t>(*s);
+      o.done();
+      d.provenance.push_back(std::move(p));
+    }
+  }
+  if (auto o = r.object_opt("context")) d.context = topo::parse_context(*o);
+  if (auto o = r.object_opt("candidates")) d.candidates = topo::parse_candidates(*o);
+  if (auto o = r.object_opt("candidate")) d.candidate = topo::parse_candidate(*o);
+  if (auto o = r.object_opt("network")) {
+    d.network = topo::parse_network(*o);
+    topo::check_invariants(*d.network, ErrorKind::Input, source + ":/network");
+  }
+  if (auto o = r.object_opt("faults")) {
+    if (!d.network) fail_input(r.where("faults"), "faults given but the document has no network");
+    d.faults = topo::parse_faults(*o, &*d.network);
+  }
+  if (d.network) {
+    std::string fp = topo::fingerprint(*d.network, d.faults ? &*d.faults : nullptr);
+    if (fp != d.network->fingerprint)
+      fail_input(source + ":/network/fingerprint",
+                 "fingerprint " + d.network->fingerprint + " does not match the content (" + fp +
+                     "): the network or its faults were edited after topo-gen");
+  }
+  if (auto o = r.object_opt("routing")) {
+    d.routing = route::parse_routing(*o);
+    check_section_network("routing", d.routing->network_fingerprint, d, source);
+  }
+  if (auto o = r.object_opt("schedule")) {
+    d.schedule = coll::parse_schedule(*o);
+    check_section_network("schedule", d.schedule->network_fingerprint, d, source);
+  }
+  if (auto o = r.object_opt("report")) {
+    d.report = sim::parse_report(*o);
+    check_section_network("report", d.report->network_fingerprint, d, source);
+  }
+  if (const json* e = r.ext()) d.ext = *e;
+  r.done();
+  return d;
+}
+
+std::string dump_document(const Document& d, bool pretty) {
+  json j = {{"schema", kSchema}};
+  if (!d.provenance.empty()) {
+    json p = json::array();
+    for (auto& e : d.provenance) {
+      json x = {{"tool", e.tool}, {"version", e.version}, {"argv", e.argv}};
+      if (e.seed) x["seed"] = *e.seed;
+      p.push_back(x);
+    }
+    j["provenance"] = p;
+  }
+  if (d.context) j["context"] = topo::to_json(*d.context);
+  if (d.candidates) j["candidates"] = topo::to_json(*d.candidates);
+  if (d.candidate) j["candidate"] = topo::to_json(*d.candidate);
+  if (d.network) j["network"] = topo::to_json(*d.network);
+  if (d.faults && d.network) j["faults"] = topo::to_json(*d.faults, *d.network);
+  if (d.routing) j["routing"] = route::to_json(*d.routing);
+  if (d.schedule) j["schedule"] = coll::to_json(*d.schedule);
+  if (d.report) j["report"] = sim::to_json(*d.report);
+  if (d.ext) j["ext"] = *d.ext;
+  return j.dump(pretty ? 2 : -1) + "\n";
+}
+
+void refresh_fingerprint(Document& d) {
+  if (d.network)
+    d.network->fingerprint = topo::fingerprint(*d.network, d.faults ? &*d.faults : nullptr);
+}
+
+} // namespace icnkit

@@ -1,0 +1,53 @@
+// The document that flows down the pipe: envelope (schema, provenance, ext) and typed sections.
+// Reading validates everything strictly: unknown keys, the schema version, the topology
+// invariants, and that every downstream section was computed for this very network.
+#pragma once
+#include "coll/schedule.hpp"
+#include "core/json_reader.hpp"
+#include "route/routing_section.hpp"
+#include "sim/report.hpp"
+#include "topo/candidate.hpp"
+#include "topo/context.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace icnkit {
+
+inline constexpr const char* kSchema = "icnkit/1";
+
+struct Provenance {
+  std::string tool;
+  std::string version;
+  std::vector<std::string> argv;
+  std::optional<std::uint64_t> seed;
+};
+
+struct Document {
+  std::vector<Provenance> provenance;
+  std::optional<topo::Context> context;
+  std::optional<topo::CandidateList> candidates;
+  std::optional<topo::Candidate> candidate;
+  std::optional<topo::Network> network;
+  std::optional<topo::Faults> faults;
+  std::optional<route::RoutingSection> routing;
+  std::optional<coll::Schedule> schedule;
+  std::optional<sim::Report> report;
+  std::optional<json> ext;
+
+  // The faults that apply to the network (empty when there is no faults section).
+  const topo::Faults& faults_or_none() const;
+  // The network, or Error(Input) naming the tool that needs it.
+  const topo::Network& require_network(const std::string& who) const;
+};
+
+Document parse_document(const std::string& text, const std::string& source);
+std::string dump_document(const Document& d, bool pretty);
+
+// Sets network.fingerprint from its nodes, links and the faults.
+void refresh_fingerprint(Document& d);
+
+} // namespace icnkit

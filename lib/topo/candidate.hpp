@@ -1,0 +1,33 @@
+// One enumeration result (a feasible parameter set of one family) and the candidates list.
+#pragma once
+#include "core/json_reader.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace icnkit::topo {
+
+struct Candidate {
+  std::string id;     // e.g. "torus:4x4x4/b2x2x2", unique within a list
+  std::string family; // registry name
+  json family_attrs;  // family-specific, validated by the family
+  std::int64_t n_endpoint = 0;
+  std::int64_t derived_chips_per_board = 0;
+  std::vector<std::string> warnings; // status is derived: edge-case iff warnings non-empty
+
+  std::string status() const { return warnings.empty() ? "recommended" : "edge-case"; }
+};
+
+struct CandidateList {
+  std::vector<Candidate> items; // the returned ones, recommended first
+  std::int64_t total = 0;       // how many feasible results exist
+  bool truncated() const { return static_cast<std::int64_t>(items.size()) < total; }
+};
+
+json to_json(const Candidate& c);
+Candidate parse_candidate(ObjReader& r);
+json to_json(const CandidateList& l);
+CandidateList parse_candidates(ObjReader& r);
+
+} // namespace icnkit::topo

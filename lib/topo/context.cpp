@@ -1,0 +1,109 @@
+#include "topo/context.hpp"
+
+namespace icnkit::topo {
+
+std::string to_string(Scope s) { return s == Scope::IntraRack ? "intra-rack" : "inter-rack"; }
+std::string to_string(IntraBoardTopo t) {
+  switch (t) {
+  case IntraBoardTopo::None: return "none";
+  case IntraBoardTopo::FullMesh: return "full-mesh";
+  case IntraBoardTopo::Ring: return "ring";
+  case IntraBoardTopo::Torus: return "torus";
+  }
+  return "none";
+}
+std::string to_string(LinkKind k) {
+  switch (k) {
+  case LinkKind::C2C: return "c2c";
+  case LinkKind::B2B: return "b2b";
+  case LinkKind::R2R: return "r2r";
+  case LinkKind::P2P: return "p2p";
+  }
+  return "c2c";
+}
+std::optional<Scope> parse_scope(const std::string& s) {
+  if (s == "intra-rack") return Scope::IntraRack;
+  if (s == "inter-rack") return Scope::InterRack;
+  return std::nullopt;
+}
+std::optional<IntraBoardTopo> parse_intra_board_topo(const std::string& s) {
+  for (auto t : {IntraBoardTopo::None, IntraBoardTopo::FullMesh, IntraBoardTopo::Ring,
+                 IntraBoardTopo::Torus})
+    if (to_string(t) == s) return t;
+  return std::nullopt;
+}
+std::optional<LinkKind> parse_link_kind(const std::string& s) {
+  for (auto k : {LinkKind::C2C, LinkKind::B2B, LinkKind::R2R, LinkKind::P2P})
+    if (to_string(k) == s) return k;
+  return std::nullopt;
+}
+
+LinkParams Context::link_params(LinkKind k) const {
+  auto it = defaults.find(k);
+  return it == defaults.end() ? kDefaultLinkParams : it->second;
+}
+
+void validate(const Context& c, ErrorKind kind, const std::string& where) {
+  // On the command line a field is named by its option (--n-chip), in a file by its pointer.
+  auto bad = [&](std::string field, const std::string& what) {
+    if (kind == ErrorKind::Usage)
+      for (char& ch : field)
+        if (ch == '_') ch = '-';
+    throw Error(kind, where + field, what);
+  };
+  if (c.n_chip < 2 || c.n_chip > kMaxChips)
+    bad("n_chip", "n_chip must be in [2, " + std::to_string(kMaxChips) + "], got " +
+                      std::to_string(c.n_chip));
+  if (c.chips_per_board_max < 1 || c.chips_per_board_max > kMaxChips)
+    bad("chips_per_board_max", "chips_per_board_max must be in [1, " + std::to_string(kMaxChips) + "]");
+  if (c.chip_radix < 1 || c.chip_radix > 1024) bad("chip_radix", "chip_radix must be in [1, 1024]");
+}
+
+json to_json(const Context& c) {
+  json d = json::object();
+  for (auto& [k, p] : c.defaults)
+    d[to_string(k)] = {{"bandwidth_bytes_per_s", p.bandwidth_bytes_per_s},
+                       {"latency_s", p.latency_s}};
+  return {{"n_chip", c.n_chip},
+          {"scope", to_string(c.scope)},
+          {"chips_per_board_max", c.chips_per_board_max},
+          {"chip_radix", c.chip_radix},
+          {"intra_board_topo", to_string(c.intra_board_topo)},
+          {"defaults", d}};
+}
+
+Context parse_context(ObjReader& r) {
+  Context c;
+  c.n_chip = r.integer("n_chip");
+  auto scope = r.string("scope"); // the spec requires scope in a context file
+  auto s = parse_scope(scope);
+  if (!s) r.fail("scope", "scope must be intra-rack or inter-rack, got \"" + scope + "\"");
+  c.scope = *s;
+  if (auto v = r.integer_opt("chips_per_board_max")) c.chips_per_board_max = *v;
+  if (auto v = r.integer_opt("chip_radix")) c.chip_radix = *v;
+  if (auto v = r.string_opt("intra_board_topo")) {
+    auto t = parse_intra_board_topo(*v);
+    if (!t) r.fail("intra_board_topo", "must be none, full-mesh, ring or torus, got \"" + *v + "\"");
+    c.intra_board_topo = *t;
+  }
+  if (auto d = r.object_opt("defaults")) {
+    // Each key is a link kind.
+    const json& obj = r.raw("defaults");
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      if (it.key() == "ext") continue;
+      auto k = parse_link_kind(it.key());
+      if (!k) d->fail(it.key(), "unknown link kind (use c2c, b2b, r2r, p2p)");
+      auto lr = d->object(it.key());
+      LinkParams p{lr.positive("bandwidth_bytes_per_s"), lr.number("latency_s")};
+      if (p.latency_s < 0) lr.fail("latency_s", "latency must not be negative");
+      lr.done();
+      c.defaults[*k] = p;
+    }
+    d->done();
+  }
+  r.done();
+  validate(c, ErrorKind::Input, r.where() + "/");
+  return c;
+}
+
+} // namespace icnkit::topo

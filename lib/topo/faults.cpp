@@ -1,0 +1,113 @@
+#include "topo/faults.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace icnkit::topo {
+
+namespace {
+
+std::string strip(const std::string& s) {
+  std::string t;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) t += c;
+  return t;
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() <= 12 && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// A chip named by id ("12") or by coordinates ("(1,2,0)").
+std::int64_t resolve_chip(const Network& n, const std::string& text, const std::string& opt) {
+  std::string t = strip(text);
+  if (all_digits(t)) {
+    std::int64_t id = std::stoll(t);
+    if (id >= n.n_chip) fail_usage(opt, "no chip " + t + " (the network has " + std::to_string(n.n_chip) + " chips)");
+    return id;
+  }
+  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') {
+    std::vector<int> c;
+    std::string cur;
+    for (std::size_t i = 1; i + 1 <= t.size() - 1; ++i) {
+      char ch = t[i];
+      if (ch == ',') {
+        if (!all_digits(cur)) fail_usage(opt, "bad coordinates '" + text + "'");
+        c.push_back(std::stoi(cur));
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+    if (!all_digits(cur)) fail_usage(opt, "bad coordinates '" + text + "'");
+    c.push_back(std::stoi(cur));
+    for (std::int64_t id = 0; id < n.n_chip; ++id)
+      if (n.nodes[static_cast<std::size_t>(id)].coord == c) return id;
+    fail_usage(opt, "no chip at " + text);
+  }
+  fail_usage(opt, "'" + text + "' is not a chip id or coordinates like (1,2,0)");
+}
+
+std::int64_t resolve_link(const Network& n, const std::string& text) {
+  const std::string opt = "--fail-link";
+  std::string t = strip(text);
+  if (!t.empty() && t[0] == '#') {
+    std::string num = t.substr(1);
+    if (!all_digits(num)) fail_usage(opt, "'" + text + "' is not a link id like #12");
+    std::int64_t id = std::stoll(num);
+    if (id >= static_cast<std::int64_t>(n.links.size())) fail_usage(opt, "no link " + t);
+    return id;
+  }
+  // Split at the '-' that is not inside parentheses.
+  int depth = 0;
+  std::size_t cut = std::string::npos;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '(') ++depth;
+    else if (t[i] == ')') --depth;
+    else if (t[i] == '-' && depth == 0) cut = i;
+  }
+  if (cut == std::string::npos) fail_usage(opt, "'" + text + "' is not a link: use A-B, (x,y)-(x,y) or #ID");
+  std::int64_t a = resolve_chip(n, t.substr(0, cut), opt);
+  std::int64_t b = resolve_chip(n, t.substr(cut + 1), opt);
+  std::int64_t best = -1;
+  for (const Link& l : n.links) {
+    if (l.a == a && l.b == b) return l.id; // leaves A (in + direction for coordinate families)
+    if (best < 0 && l.a == b && l.b == a) best = l.id;
+  }
+  if (best < 0) fail_usage(opt, "no link between chips " + std::to_string(a) + " and " + std::to_string(b) + " ('" + text + "')");
+  return best;
+}
+
+} // namespace
+
+Faults make_faults(const Network& n, const FaultRequest& req) {
+  std::map<std::int64_t, std::string> links;
+  std::map<std::int64_t, std::string> chips;
+  for (auto& s : req.links) links.emplace(resolve_link(n, s), "explicit");
+  for (auto& s : req.chips) chips.emplace(resolve_chip(n, s, "--fail-chip"), "explicit");
+  Faults f;
+  if (req.random_links > 0) {
+    std::vector<std::int64_t> pool;
+    for (const Link& l : n.links)
+      if (!links.count(l.id)) pool.push_back(l.id);
+    if (req.random_links > static_cast<std::int64_t>(pool.size()))
+      fail_usage("--fail-random-links", "asks for " + std::to_string(req.random_links) + " links but only " +
+                                            std::to_string(pool.size()) + " are left");
+    SplitMix64 rng(req.seed);
+    for (std::int64_t i = 0; i < req.random_links; ++i) {
+      auto j = static_cast<std::size_t>(i) + static_cast<std::size_t>(rng.below(pool.size() - static_cast<std::size_t>(i)));
+      std::swap(pool[static_cast<std::size_t>(i)], pool[j]);
+      links.emplace(pool[static_cast<std::size_t>(i)], "random");
+    }
+    f.random_seed = req.seed;
+  }
+  for (auto& [id, cause] : links) f.links.push_back({id, cause});
+  for (auto& [id, cause] : chips) f.chips.push_back({id, cause});
+  return f;
+}
+
+} // namespace icnkit::topo

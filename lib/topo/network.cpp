@@ -1,0 +1,237 @@
+#include "topo/network.hpp"
+
+#include "core/fingerprint.hpp"
+
+#include <algorithm>
+
+namespace icnkit::topo {
+
+namespace {
+
+json node_json(const Node& v) {
+  json j = {{"id", v.id}, {"kind", v.kind == NodeKind::Chip ? "chip" : "switch"}, {"tier", v.tier}};
+  if (v.board >= 0) j["board"] = v.board;
+  if (v.rack >= 0) j["rack"] = v.rack;
+  if (v.pod >= 0) j["pod"] = v.pod;
+  if (!v.coord.empty()) j["coord"] = v.coord;
+  return j;
+}
+
+json link_json(const Link& l) {
+  json j = {{"id", l.id},
+            {"a", l.a},
+            {"b", l.b},
+            {"kind", to_string(l.kind)},
+            {"bandwidth_bytes_per_s", l.bandwidth_bytes_per_s},
+            {"latency_s", l.latency_s}};
+  if (l.dim >= 0) {
+    j["dim"] = l.dim;
+    j["dir"] = l.dir;
+  }
+  return j;
+}
+
+json nodes_json(const Network& n) {
+  json a = json::array();
+  for (auto& v : n.nodes) a.push_back(node_json(v));
+  return a;
+}
+json links_json(const Network& n) {
+  json a = json::array();
+  for (auto& l : n.links) a.push_back(link_json(l));
+  return a;
+}
+
+} // namespace
+
+std::vector<char> Faults::down_links(const Network& n) const {
+  std::vector<char> down(n.links.size(), 0);
+  for (auto& f : links) down[static_cast<std::size_t>(f.link)] = 1;
+  if (!chips.empty()) {
+    auto dc = down_chips(n);
+    for (auto& l : n.links)
+      if (dc[static_cast<std::size_t>(l.a)] || dc[static_cast<std::size_t>(l.b)])
+        down[static_cast<std::size_t>(l.id)] = 1;
+  }
+  return down;
+}
+
+std::vector<char> Faults::down_chips(const Network& n) const {
+  std::vector<char> down(n.nodes.size(), 0);
+  for (auto& c : chips) down[static_cast<std::size_t>(c.chip)] = 1;
+  return down;
+}
+
+json to_json(const Network& n) {
+  json boards = json::array(), racks = json::array(), pods = json::array();
+  for (auto& b : n.boards) boards.push_back({{"id", b.id}, {"rack", b.rack}, {"chips", b.chips}});
+  for (auto& r : n.racks) racks.push_back({{"id", r.id}, {"pod", r.pod}, {"boards", r.boards}});
+  for (auto& p : n.pods) pods.push_back({{"id", p.id}, {"racks", p.racks}});
+  const Metrics& m = n.metrics;
+  json metrics = {{"diameter", m.diameter},
+                  {"bisection_bandwidth_bytes_per_s", m.bisection_bandwidth_bytes_per_s},
+                  {"bisection_links", m.bisection_links},
+                  {"bisection_bandwidth_method", m.bisection_bandwidth_method},
+                  {"link_count", m.link_count},
+                  {"switch_count", m.switch_count},
+                  {"path_diversity", m.path_diversity},
+                  {"derived_chips_per_board", m.derived_chips_per_board},
+                  {"family_attrs", m.family_attrs}};
+  return {{"family", n.family},   {"n_chip", n.n_chip}, {"chip_radix", n.chip_radix},
+          {"nodes", nodes_json(n)}, {"links", links_json(n)}, {"boards", boards},
+          {"racks", racks},       {"pods", pods},       {"metrics", metrics},
+          {"fingerprint", n.fingerprint}};
+}
+
+Network parse_network(ObjReader& r) {
+  Network n;
+  n.family = r.string("family");
+  n.n_chip = r.integer("n_chip", 1, kMaxChips);
+  n.chip_radix = r.integer("chip_radix", 1, 1024);
+  auto nodes = r.objects("nodes");
+  n.nodes.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    auto& o = nodes[i];
+    Node v;
+    v.id = o.integer("id");
+    if (v.id != static_cast<std::int64_t>(i)) o.fail("id", "node ids must be dense: expected " + std::to_string(i));
+    auto kind = o.string("kind");
+    if (kind == "chip") v.kind = NodeKind::Chip;
+    else if (kind == "switch") v.kind = NodeKind::Switch;
+    else o.fail("kind", "expected \"chip\" or \"switch\"");
+    v.tier = static_cast<int>(o.integer("tier", 6, 10));
+    v.board = o.integer_opt("board", 0).value_or(-1);
+    v.rack = o.integer_opt("rack", 0).value_or(-1);
+    v.pod = o.integer_opt("pod", 0).value_or(-1);
+    if (o.has("coord"))
+      for (auto c : o.int_list("coord", 0, kMaxChips)) v.coord.push_back(static_cast<int>(c));
+    o.done();
+    if ((v.kind == NodeKind::Chip) != (v.id < n.n_chip))
+      o.fail("kind", "chips must be nodes 0.." + std::to_string(n.n_chip - 1) + " and switches follow");
+    n.nodes.push_back(std::move(v));
+  }
+  const auto node_count = static_cast<std::int64_t>(n.nodes.size());
+  if (node_count < n.n_chip) r.fail("nodes", "fewer nodes than n_chip");
+  auto links = r.objects("links");
+  n.links.reserve(links.size());
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    auto& o = links[i];
+    Link l;
+    l.id = o.integer("id");
+    if (l.id != static_cast<std::int64_t>(i)) o.fail("id", "link ids must be dense: expected " + std::to_string(i));
+    l.a = o.integer("a", 0, node_count - 1);
+    l.b = o.integer("b", 0, node_count - 1);
+    if (l.a == l.b) o.fail("b", "a link must join two different nodes");
+    auto kind = o.string("kind");
+    auto k = parse_link_kind(kind);
+    if (!k) o.fail("kind", "expected c2c, b2b, r2r or p2p");
+    l.kind = *k;
+    l.bandwidth_bytes_per_s = o.positive("bandwidth_bytes_per_s");
+    l.latency_s = o.number("latency_s");
+    if (l.latency_s < 0) o.fail("latency_s", "latency must not be negative");
+    if (auto d = o.integer_opt("dim", 0, 63)) {
+      l.dim = static_cast<int>(*d);
+      l.dir = static_cast<int>(o.integer("dir", -1, 1));
+      if (l.dir == 0) o.fail("dir", "expected +1 or -1");
+    }
+    o.done();
+    n.links.push_back(l);
+  }
+  for (auto& o : r.objects("boards")) {
+    Board b;
+    b.id = o.integer("id", 0);
+    b.rack = o.integer("rack", 0);
+    b.chips = o.int_list("chips", 0, node_count - 1);
+    o.done();
+    n.boards.push_back(std::move(b));
+  }
+  for (auto& o : r.objects("racks")) {
+    Rack k;
+    k.id = o.integer("id", 0);
+    k.pod = o.integer("pod", 0);
+    k.boards = o.int_list("boards", 0);
+    o.done();
+    n.racks.push_back(std::move(k));
+  }
+  for (auto& o : r.objects("pods")) {
+    Pod p;
+    p.id = o.integer("id", 0);
+    p.racks = o.int_list("racks", 0);
+    o.done();
+    n.pods.push_back(std::move(p));
+  }
+  auto m = r.object("metrics");
+  n.metrics.diameter = m.integer("diameter", 0);
+  n.metrics.bisection_bandwidth_bytes_per_s = m.number("bisection_bandwidth_bytes_per_s");
+  n.metrics.bisection_links = m.integer("bisection_links", 0);
+  n.metrics.bisection_bandwidth_method = m.string("bisection_bandwidth_method");
+  n.metrics.link_count = m.integer("link_count", 0);
+  n.metrics.switch_count = m.integer("switch_count", 0);
+  n.metrics.path_diversity = m.integer("path_diversity", 0);
+  n.metrics.derived_chips_per_board = m.integer("derived_chips_per_board", 1);
+  n.metrics.family_attrs = m.raw("family_attrs");
+  m.done();
+  n.fingerprint = r.string("fingerprint");
+  r.done();
+  return n;
+}
+
+json to_json(const Faults& f, const Network& n) {
+  json links = json::array(), chips = json::array();
+  for (auto& l : f.links) {
+    const Link& k = n.links[static_cast<std::size_t>(l.link)];
+    links.push_back({{"link", l.link}, {"a", k.a}, {"b", k.b}, {"cause", l.cause}});
+  }
+  for (auto& c : f.chips) chips.push_back({{"chip", c.chip}, {"cause", c.cause}});
+  json j = {{"links", links}, {"chips", chips}};
+  if (f.random_seed) j["random_seed"] = *f.random_seed;
+  return j;
+}
+
+Faults parse_faults(ObjReader& r, const Network* n) {
+  Faults f;
+  auto check_cause = [](ObjReader& o, const std::string& c) {
+    if (c != "explicit" && c != "random" && c != "ocs")
+      o.fail("cause", "expected explicit, random or ocs");
+  };
+  for (auto& o : r.objects("links")) {
+    FailedLink l;
+    l.link = o.integer("link", 0);
+    auto a = o.integer("a", 0), b = o.integer("b", 0);
+    l.cause = o.string("cause");
+    check_cause(o, l.cause);
+    if (n) {
+      if (l.link >= static_cast<std::int64_t>(n->links.size())) o.fail("link", "no such link in the network");
+      const Link& k = n->links[static_cast<std::size_t>(l.link)];
+      if (k.a != a || k.b != b) o.fail("a", "endpoints disagree with network link " + std::to_string(l.link));
+    }
+    o.done();
+    if (!f.links.empty() && f.links.back().link >= l.link)
+      r.fail("links", "failed links must be sorted by id and unique");
+    f.links.push_back(l);
+  }
+  for (auto& o : r.objects("chips")) {
+    FailedChip c;
+    c.chip = o.integer("chip", 0);
+    c.cause = o.string("cause");
+    check_cause(o, c.cause);
+    if (n && c.chip >= n->n_chip) o.fail("chip", "no such chip in the network");
+    o.done();
+    if (!f.chips.empty() && f.chips.back().chip >= c.chip)
+      r.fail("chips", "failed chips must be sorted by id and unique");
+    f.chips.push_back(c);
+  }
+  if (auto s = r.integer_opt("random_seed", 0)) f.random_seed = static_cast<std::uint64_t>(*s);
+  r.done();
+  return f;
+}
+
+std::string fingerprint(const Network& n, const Faults* f) {
+  json canon = {{"family", n.family},
+                {"nodes", nodes_json(n)},
+                {"links", links_json(n)},
+                {"faults", f && !f->empty() ? to_json(*f, n) : json(nullptr)}};
+  return fingerprint_hex(canon.dump());
+}
+
+} // namespace icnkit::topo

@@ -1,0 +1,122 @@
+// The generated network: chips and switches, links (a multigraph), the physical hierarchy
+// chip -> board -> rack -> pod, and the metrics. Plus the faults section that rides with it.
+#pragma once
+#include "core/json_reader.hpp"
+#include "topo/context.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace icnkit::topo {
+
+enum class NodeKind { Chip, Switch };
+
+// Tiers of the spec's hardware model (@tbl-spec-topo-09): 6 chip, 7 board, 8 rack, 9 pod, 10 = 9+.
+struct Node {
+  std::int64_t id = 0;
+  NodeKind kind = NodeKind::Chip;
+  int tier = 6;
+  std::int64_t board = -1; // chips: their board; switches: -1
+  std::int64_t rack = -1;  // chips: their board's rack; rack switches: their rack; else -1
+  std::int64_t pod = -1;   // chips and rack/pod switches: their pod; datacenter switches: -1
+  std::vector<int> coord;  // families with coordinates (torus: x0, x1, ...)
+};
+
+// A full-duplex link between nodes a and b. bandwidth is per direction.
+// dim/dir: for coordinate families, the dimension and +1 when a -> b is the + direction.
+struct Link {
+  std::int64_t id = 0;
+  std::int64_t a = 0, b = 0;
+  LinkKind kind = LinkKind::C2C;
+  int dim = -1;
+  int dir = 0;
+  double bandwidth_bytes_per_s = 0;
+  double latency_s = 0;
+};
+
+// Directed channels: link l carries channel 2l (a -> b) and 2l+1 (b -> a).
+inline std::int64_t channel_of(std::int64_t link, bool forward) { return 2 * link + (forward ? 0 : 1); }
+inline std::int64_t link_of_channel(std::int64_t ch) { return ch / 2; }
+inline bool channel_forward(std::int64_t ch) { return ch % 2 == 0; }
+
+struct Board {
+  std::int64_t id = 0;
+  std::int64_t rack = 0;
+  std::vector<std::int64_t> chips;
+};
+struct Rack {
+  std::int64_t id = 0;
+  std::int64_t pod = 0;
+  std::vector<std::int64_t> boards;
+};
+struct Pod {
+  std::int64_t id = 0;
+  std::vector<std::int64_t> racks;
+};
+
+struct Metrics {
+  std::int64_t diameter = 0; // hops
+  double bisection_bandwidth_bytes_per_s = 0;
+  std::int64_t bisection_links = 0;
+  std::string bisection_bandwidth_method; // "exact" | "closed-form" | "heuristic"
+  std::int64_t link_count = 0;
+  std::int64_t switch_count = 0;
+  std::int64_t path_diversity = 0;
+  std::int64_t derived_chips_per_board = 0;
+  json family_attrs = json::object();
+};
+
+struct Network {
+  std::string family;
+  std::int64_t n_chip = 0;
+  std::int64_t chip_radix = 1; // from the context; bounds link multiplicity
+  std::vector<Node> nodes;     // chips 0..n_chip-1, then switches
+  std::vector<Link> links;     // dense ids 0..L-1
+  std::vector<Board> boards;
+  std::vector<Rack> racks;
+  std::vector<Pod> pods;
+  Metrics metrics;
+  std::string fingerprint; // XXH3-64 of nodes, links and faults (see fingerprint())
+
+  std::int64_t channel_count() const { return 2 * static_cast<std::int64_t>(links.size()); }
+  std::int64_t channel_src(std::int64_t ch) const {
+    const Link& l = links[static_cast<std::size_t>(link_of_channel(ch))];
+    return channel_forward(ch) ? l.a : l.b;
+  }
+  std::int64_t channel_dst(std::int64_t ch) const {
+    const Link& l = links[static_cast<std::size_t>(link_of_channel(ch))];
+    return channel_forward(ch) ? l.b : l.a;
+  }
+};
+
+// Failed links and chips, and why. A failed chip takes all its links down.
+struct FailedLink {
+  std::int64_t link = 0;
+  std::string cause; // "explicit" | "random" | "ocs"
+};
+struct FailedChip {
+  std::int64_t chip = 0;
+  std::string cause;
+};
+struct Faults {
+  std::vector<FailedLink> links; // sorted by link id, unique
+  std::vector<FailedChip> chips; // sorted by chip id, unique
+  std::optional<std::uint64_t> random_seed;
+
+  bool empty() const { return links.empty() && chips.empty(); }
+  // Per-link "down" flags: failed links plus every link of a failed chip.
+  std::vector<char> down_links(const Network& n) const;
+  std::vector<char> down_chips(const Network& n) const;
+};
+
+json to_json(const Network& n);
+Network parse_network(ObjReader& r); // strict; recomputes and checks the fingerprint later
+json to_json(const Faults& f, const Network& n);
+Faults parse_faults(ObjReader& r, const Network* n);
+
+// XXH3-64 over the canonical JSON of nodes, links and faults.
+std::string fingerprint(const Network& n, const Faults* f);
+
+} // namespace icnkit::topo

@@ -1,0 +1,44 @@
+// Coordinates, neighbours and links of a generated torus, in the ids DESIGN.md fixes:
+// chip id = x0 + S0*(x1 + S1*x2); the link leaving chip c in + direction of dimension d is c*D + d.
+#pragma once
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace icnkit::topo {
+
+class TorusGeometry {
+public:
+  explicit TorusGeometry(std::vector<int> sizes);
+  // The geometry of a generated torus network; throws Error(Infeasible) for other families.
+  static TorusGeometry of(const Network& n, const std::string& who);
+
+  int dims() const { return static_cast<int>(sizes_.size()); }
+  int size(int d) const { return sizes_[static_cast<std::size_t>(d)]; }
+  const std::vector<int>& sizes() const { return sizes_; }
+  std::int64_t count() const { return count_; }
+  std::int64_t stride(int d) const { return strides_[static_cast<std::size_t>(d)]; }
+
+  int coord(std::int64_t id, int d) const {
+    return static_cast<int>((id / strides_[static_cast<std::size_t>(d)]) % sizes_[static_cast<std::size_t>(d)]);
+  }
+  std::vector<int> coords(std::int64_t id) const;
+  std::int64_t id(const std::vector<int>& c) const;
+  // Neighbour one step in dimension d, direction dir (+1 / -1), wrapping around.
+  std::int64_t neighbour(std::int64_t id, int d, int dir) const;
+  // The link and the directed channel a chip uses to leave in (d, dir).
+  std::int64_t link(std::int64_t id, int d, int dir) const {
+    return (dir > 0 ? id : neighbour(id, d, -1)) * dims() + d;
+  }
+  std::int64_t channel(std::int64_t id, int d, int dir) const {
+    return channel_of(link(id, d, dir), dir > 0);
+  }
+
+private:
+  std::vector<int> sizes_;
+  std::vector<std::int64_t> strides_;
+  std::int64_t count_ = 1;
+};
+
+} // namespace icnkit::topo

@@ -1,0 +1,80 @@
+// topo-enum: every feasible topology for a chip count, with derived board size and warnings.
+#include "common/tool.hpp"
+#include "topo/enumerate.hpp"
+
+using namespace icnkit;
+
+int main(int argc, char** argv) {
+  std::string family = "torus";
+  std::string context_file;
+  std::int64_t n_chip = 0;
+  std::string scope = "intra-rack";
+  std::int64_t cpb_max = 16, chip_radix = 1;
+  std::string ibt = "none";
+  bool all = false;
+  std::int64_t limit = static_cast<std::int64_t>(topo::kDefaultResultCap);
+  CLI::Option *o_n = nullptr, *o_ctx = nullptr;
+  return tool::run(
+      "topo-enum",
+      "topo-enum: enumerate the feasible topologies of a family for a chip count.\n"
+      "Writes a candidates document: each candidate has an id, family_attrs, the derived\n"
+      "chips per board, a status (recommended / edge-case) and its warnings.\n\n"
+      "Example:\n"
+      "  topo-enum --n-chip 64 --family torus | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route\n",
+      argc, argv,
+      [&](CLI::App& app, tool::Common& c) {
+        o_n = app.add_option("-n,--n-chip", n_chip, "Number of chips (2 .. 1048576)");
+        app.add_option("-f,--family", family, "Topology family (implemented: torus)")->default_str("torus");
+        app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
+        app.add_option("--chips-per-board-max", cpb_max, "Boards above this many chips get dense-pcb-impractical")
+            ->default_str("16");
+        app.add_option("--chip-radix", chip_radix, "c2c ports per chip")->default_str("1");
+        app.add_option("--intra-board-topo", ibt, "none, full-mesh, ring or torus")->default_str("none");
+        o_ctx = app.add_option("--context", context_file, "Read the EnumerationContext from a JSON FILE");
+        app.add_flag("--all", all, "Return every result, not only the first 50");
+        app.add_option("--limit", limit, "Return at most this many results")->default_str("50");
+        o_ctx->excludes(o_n);
+        tool::add_output(app, c);
+      },
+      [&](tool::Common& c) {
+        topo::Context ctx;
+        if (!context_file.empty()) {
+          auto text = read_input(context_file);
+          Document wrap; // a context file is either a bare context object or a document with one
+          json j;
+          try {
+            j = json::parse(text);
+          } catch (const json::parse_error& e) {
+            fail_input(context_file, std::string("not JSON: ") + e.what());
+          }
+          if (j.is_object() && j.contains("schema")) {
+            Document d = parse_document(text, context_file);
+            if (!d.context) fail_input(context_file, "the document has no context section");
+            ctx = *d.context;
+          } else {
+            ObjReader r(j, context_file, "");
+            ctx = topo::parse_context(r);
+          }
+        } else {
+          if (!*o_n) fail_usage("--n-chip", "required (or give --context FILE)");
+          ctx.n_chip = n_chip;
+          auto s = topo::parse_scope(scope);
+          if (!s) fail_usage("--scope", "must be intra-rack or inter-rack, got '" + scope + "'");
+          ctx.scope = *s;
+          ctx.chips_per_board_max = cpb_max;
+          ctx.chip_radix = chip_radix;
+          auto t = topo::parse_intra_board_topo(ibt);
+          if (!t) fail_usage("--intra-board-topo", "must be none, full-mesh, ring or torus, got '" + ibt + "'");
+          ctx.intra_board_topo = *t;
+          topo::validate(ctx, ErrorKind::Usage, "--");
+        }
+        if (limit < 1) fail_usage("--limit", "must be at least 1");
+        std::vector<const topo::Family*> fams;
+        if (family == "all") fams = topo::families();
+        else fams.push_back(&topo::require_family(family, "--family"));
+        Document d;
+        d.context = ctx;
+        d.candidates = topo::enumerate(ctx, fams, all ? 0 : static_cast<std::size_t>(limit));
+        tool::store(c, d);
+      });
+}
