@@ -1,0 +1,62 @@
+// The routing-function interface every routing algorithm implements, and path tracing.
+// Given a packet's state, a routing function returns the permitted output channels with their
+// VC classes in priority order (one for deterministic algorithms, several for adaptive ones).
+// Channels are the network's directed channels (topo::channel_of). Faults are given to the
+// algorithm when it is built, so fault-aware algorithms (WFR, FTHOE) see them.
+#pragma once
+#include "route/routing_section.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace icnkit::route {
+
+struct PacketState {
+  std::int64_t node = 0;        // where the packet is
+  std::int64_t in_channel = -1; // the channel it arrived on; -1 at injection
+  int vc = 0;                   // the VC class it arrived on
+  std::int64_t src = 0, dst = 0;
+  std::uint32_t flags = 0; // algorithm-specific state carried in the header
+};
+
+struct Choice {
+  std::int64_t channel = 0;
+  int vc = 0;
+  std::uint32_t flags = 0; // the packet's flags after taking this hop
+};
+
+class RoutingFunction {
+public:
+  virtual ~RoutingFunction() = default;
+  virtual int vc_count() const = 0; // VC classes per physical channel
+  // True when route() depends only on (node, in_channel, vc, dst, flags), not on src:
+  // the deadlock check can then share work between sources.
+  virtual bool source_independent() const = 0;
+  // Permitted next hops in priority order; empty when the packet is at its destination.
+  virtual std::vector<Choice> route(const PacketState& p) const = 0;
+};
+
+struct Hop {
+  std::int64_t channel = 0;
+  int vc = 0;
+};
+
+struct Path {
+  std::vector<Hop> hops;
+  bool delivered = false;
+  std::string reason; // why not delivered (failed link, failed chip, loop, no route)
+};
+
+// Rebuilds the routing function a routing section describes (through the algorithm registry).
+std::unique_ptr<RoutingFunction> make_routing(const RoutingSection& s, const topo::Network& n,
+                                              const topo::Faults& f);
+
+// Follows the routing function from src to dst: at each hop the first permitted choice whose
+// link and next node are up. Stops (delivered = false) on a failed element or after max_hops.
+Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
+           std::int64_t src, std::int64_t dst, std::int64_t max_hops);
+
+} // namespace icnkit::route
