@@ -1,12 +1,117 @@
-// PLACEHOLDER (replaced by the collective scheduling work): the `schedule` section of the document.
+// The `schedule` section: a collective as phases of store-and-forward steps of *ring transfers*.
+//
+// Why ring transfers and not explicit (src, dst, link) transfers: every algorithm of the family
+// (Ring, HalfRing, FoldedRing, Pipeline, DimRotation, MATE) moves, in one step, the same kind of
+// piece from every position of a ring to its neighbour, in every ring of a dimension at once. One
+// ring transfer therefore stands for ring_count x ring_size one-hop transfers: Ring all-to-all on
+// 16x16x16 is 720 ring transfers instead of 2.9 million explicit ones.
+//
+// Meaning of a ring transfer in a phase along dimension d with ring size N: in every ring of
+// dimension d (or only in the listed rings) every chip at ring position i sends to the chip at
+// position i + direction (one hop, its own link) the piece of data whose origin is the chip at
+// position i + origin_offset and whose destination is the chip at position i + dest_offset (all
+// mod N), of size `fraction` x block, where block = phase.block_bytes
+// (= bytes_per_node / chunks / ring_size for all-to-all). Offsets are written normalised to [0, N).
+//
+// Rings of dimension d: the chips that share every coordinate but d. Ring id = the id of its
+// position-0 chip with coordinate d removed, i.e. rings are numbered row-major over the other
+// dimensions (lower dimension fastest), like chip ids. Position = coordinate d. See rings.hpp.
+//
+// Steps: ids are global, dense (0..S-1, each in exactly one phase) and `after` lists the steps
+// that must finish before this one starts; every id in `after` is smaller than the step's own id,
+// so ids are a topological order and the dependency graph cannot have a cycle. Within one chunk
+// the steps must be totally ordered by `after` (transitively), since they move the same data.
+// `shared_links` says the step deliberately puts more than one transfer on a directed link
+// (their bytes then share its bandwidth); verification rejects it otherwise.
+//
+// Extension points for the later algorithms: FoldedRing / MATE add keys to a transfer (a logical
+// hop over several physical links) and fault_handling values; Pipeline / DimRotation only use
+// chunks, per-phase dimensions and `after` edges between phases, which are already general.
 #pragma once
 #include "core/json_reader.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace icnkit::coll {
-struct Schedule {
-  json body = json::object();
-  std::string network_fingerprint;
+
+// An exact fraction of a block, num/den in lowest terms, 0 < num/den <= 1.
+struct Fraction {
+  std::int64_t num = 1, den = 1;
+  double value() const { return static_cast<double>(num) / static_cast<double>(den); }
+  friend bool operator==(const Fraction&, const Fraction&) = default;
 };
+// "1", "1/2", "3/7"; throws Error(Input) naming `where` unless 0 < value <= 1 and den <= 2^31.
+Fraction parse_fraction(const std::string& text, const std::string& where);
+std::string to_string(const Fraction& f);
+Fraction make_fraction(std::int64_t num, std::int64_t den); // reduces; same checks (Runtime)
+
+struct RingTransfer {
+  int direction = 1;     // +1 (clockwise, + direction of the dimension) or -1
+  int origin_offset = 0; // the piece's origin is position i + origin_offset
+  int dest_offset = 0;   // its destination is position i + dest_offset
+  Fraction fraction;     // of a block
+  std::optional<std::vector<std::int64_t>> rings; // nullopt = every ring; else sorted, unique
+  friend bool operator==(const RingTransfer&, const RingTransfer&) = default;
+};
+
+struct Step {
+  std::int64_t id = 0;
+  std::vector<std::int64_t> after; // sorted, unique, each < id
+  bool shared_links = false;
+  std::vector<RingTransfer> transfers;
+  friend bool operator==(const Step&, const Step&) = default;
+};
+
+struct Phase {
+  std::string name; // unique; "dim0", or "chunk0/dim0" when there are several chunks
+  int chunk = 0;
+  int dimension = 0;
+  int ring_size = 0;
+  double block_bytes = 0;
+  std::vector<Step> steps; // ascending ids
+  friend bool operator==(const Phase&, const Phase&) = default;
+};
+
+// What the library's verification established (see verify.hpp).
+struct Verification {
+  bool delivered = false;
+  std::string method;
+  std::int64_t phases_checked = 0;
+  std::int64_t steps_checked = 0;
+  std::int64_t rings_checked = 0;        // (phase, ring) pairs simulated
+  std::int64_t pieces_checked = 0;       // (ring, origin, destination) blocks tracked
+  std::int64_t hop_transfers_checked = 0; // one-hop transfers checked against faults and contention
+  std::int64_t failed_links_avoided = 0;  // down links (failed, or of a failed chip) in the network
+  friend bool operator==(const Verification&, const Verification&) = default;
+};
+
+struct Schedule {
+  std::string collective;     // "all-to-all"
+  std::string algorithm;      // registry name, "ring"
+  std::string dim_scheduling; // registry name, "sequential"
+  std::string fault_handling; // "none"
+  std::int64_t bytes_per_node = 0;
+  int chunks = 1;
+  std::vector<Phase> phases;
+  std::optional<Verification> verification;
+  std::string network_fingerprint;
+  friend bool operator==(const Schedule&, const Schedule&) = default;
+
+  std::int64_t step_count() const;
+};
+
+// Bytes of one transfer's piece: fraction x block.
+inline double transfer_bytes(const Phase& p, const RingTransfer& t) {
+  return p.block_bytes * static_cast<double>(t.fraction.num) / static_cast<double>(t.fraction.den);
+}
+
 json to_json(const Schedule& s);
+// Strict structural parse (unknown keys, bad ranges, non-dense step ids, `after` not earlier,
+// bytes inconsistent with fraction x block: Error(Input)). Semantic checks against the network
+// (delivery, faults, contention) are verify()'s job.
 Schedule parse_schedule(ObjReader& r);
+
 } // namespace icnkit::coll

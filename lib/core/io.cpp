@@ -6,19 +6,20 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace icnkit {
 
-std::string source_name(const std::string& path) { return path == "-" ? "stdin" : path; }
+std::string source_name(const std::string& path) {
+  return path == "-" ? "stdin" : path;
+}
 
 std::string read_input(const std::string& path) {
   if (path == "-") {
-    if (isatty(STDIN_FILENO))
-      fail_usage("stdin", "no input: pipe a document in or pass -i FILE");
+    if (isatty(STDIN_FILENO)) fail_usage("stdin", "no input: pipe a document in or pass -i FILE");
     std::string data;
     char buf[1 << 16];
     for (;;) {
@@ -63,7 +64,8 @@ void write_output(const std::string& path, const std::string& content) {
   }
   std::string tmpl = path + ".tmp.XXXXXX";
   int fd = mkstemp(tmpl.data());
-  if (fd < 0) fail_runtime(path, std::string("cannot create temporary file: ") + std::strerror(errno));
+  if (fd < 0)
+    fail_runtime(path, std::string("cannot create temporary file: ") + std::strerror(errno));
   try {
     write_all(fd, content, path);
     if (::fsync(fd) != 0 && errno != EINVAL)

@@ -7,9 +7,12 @@ namespace icnkit {
 std::string pointer_token(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -29,7 +32,9 @@ void ObjReader::fail(const std::string& key, const std::string& what) const {
   fail_input(where(key), what);
 }
 
-bool ObjReader::has(const std::string& key) const { return j_.contains(key); }
+bool ObjReader::has(const std::string& key) const {
+  return j_.contains(key);
+}
 
 const json& ObjReader::raw(const std::string& key) {
   auto it = j_.find(key);
@@ -47,8 +52,7 @@ const json* ObjReader::raw_opt(const std::string& key) {
   return &*it;
 }
 
-std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo,
-                        std::int64_t hi) {
+std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo, std::int64_t hi) {
   std::int64_t x = 0;
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
@@ -63,8 +67,8 @@ std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo
     fail_input(where, "expected an integer");
   }
   if (x < lo || x > hi)
-    fail_input(where, "value " + std::to_string(x) + " out of range [" + std::to_string(lo) +
-                          ", " + std::to_string(hi) + "]");
+    fail_input(where, "value " + std::to_string(x) + " out of range [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "]");
   return x;
 }
 
@@ -84,7 +88,9 @@ std::optional<std::int64_t> ObjReader::integer_opt(const std::string& key, std::
   if (!v) return std::nullopt;
   return as_integer(*v, where(key), lo, hi);
 }
-double ObjReader::number(const std::string& key) { return as_number(raw(key), where(key)); }
+double ObjReader::number(const std::string& key) {
+  return as_number(raw(key), where(key));
+}
 double ObjReader::positive(const std::string& key) {
   double d = number(key);
   if (!(d > 0)) fail(key, "expected a positive number");
@@ -151,7 +157,8 @@ std::vector<ObjReader> ObjReader::objects(const std::string& key) {
   std::vector<ObjReader> out;
   out.reserve(v.size());
   std::string base = pointer_ + "/" + pointer_token(key) + "/";
-  for (std::size_t i = 0; i < v.size(); ++i) out.emplace_back(v[i], source_, base + std::to_string(i));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.emplace_back(v[i], source_, base + std::to_string(i));
   return out;
 }
 const json* ObjReader::ext() {

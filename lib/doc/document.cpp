@@ -17,8 +17,8 @@ void check_schema(const std::string& schema, const std::string& where) {
     fail_input(where, "schema \"" + schema + "\" is not supported: this tool reads " + kSchema);
 }
 
-void check_section_network(const std::string& section, const std::string& fp,
-                           const Document& d, const std::string& source) {
+void check_section_network(const std::string& section, const std::string& fp, const Document& d,
+                           const std::string& source) {
   if (!d.network)
     fail_input(source + ":/" + section, "section present but the document has no network");
   if (fp != d.network->fingerprint)

@@ -37,6 +37,10 @@ public:
   virtual bool source_independent() const = 0;
   // Permitted next hops in priority order; empty when the packet is at its destination.
   virtual std::vector<Choice> route(const PacketState& p) const = 0;
+  // route() into a caller-owned buffer (cleared first). The verification walks call it tens of
+  // millions of times on a 16x16x16 torus, where a fresh vector per call would dominate the run
+  // time; algorithms override it when speed matters, the default just calls route().
+  virtual void route_into(const PacketState& p, std::vector<Choice>& out) const { out = route(p); }
 };
 
 struct Hop {
@@ -58,5 +62,9 @@ std::unique_ptr<RoutingFunction> make_routing(const RoutingSection& s, const top
 // link and next node are up. Stops (delivered = false) on a failed element or after max_hops.
 Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
            std::int64_t src, std::int64_t dst, std::int64_t max_hops);
+// The same, also told which chips are down (Faults::down_chips), so a packet blocked by a failed
+// chip is reported as such rather than as one of the chip's failed links.
+Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
+           const std::vector<char>& down_chips, std::int64_t src, std::int64_t dst, std::int64_t max_hops);
 
 } // namespace icnkit::route

@@ -1,12 +1,67 @@
-// PLACEHOLDER (replaced by the routing work): the `routing` section of the document.
+// The `routing` section of the document: which algorithm with which parameters, its VC count,
+// what the verification found (deadlock check, reachability under faults, hop statistics), and
+// the network it was computed for.
 #pragma once
 #include "core/json_reader.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace icnkit::route {
+
+// One channel of a dependency cycle: the packet holds it while waiting for the next one.
+struct CycleHop {
+  std::int64_t from = 0, to = 0; // chips
+  std::int64_t link = 0;
+  int vc = 0;
+};
+
+// The channel-dependency graph built from the routes actually taken.
+struct CdgSummary {
+  std::int64_t vertices = 0; // (channel, vc) pairs some route uses
+  std::int64_t edges = 0;    // distinct dependencies between them
+  // Walks stopped by the hop limit (a livelock guard; 0 for any minimal routing).
+  std::int64_t walks_over_hop_limit = 0;
+  std::optional<std::vector<CycleHop>> cycle; // one cycle, when the graph has one
+};
+
+struct UnreachablePair {
+  std::int64_t src = 0, dst = 0;
+  std::string reason;
+};
+
+struct HopStats {
+  double mean = 0;                      // over delivered pairs
+  std::int64_t max = 0;
+  std::vector<std::int64_t> histogram; // histogram[h] = delivered pairs with h hops
+};
+
+inline constexpr std::size_t kMaxListedUnreachable = 100;
+
+struct Verification {
+  bool deadlock_free = true; // the CDG is acyclic
+  CdgSummary cdg;
+  std::int64_t hop_limit = 0;         // walks longer than this count as loops
+  std::int64_t pairs = 0;             // ordered pairs of distinct live chips (the demand)
+  std::int64_t unreachable_pairs = 0; // pairs the routing does not deliver
+  std::vector<UnreachablePair> unreachable; // the first kMaxListedUnreachable, by (src, dst)
+  HopStats hops;
+};
+
 struct RoutingSection {
-  json body = json::object();
+  std::string algorithm;
+  // Complete parameters (defaults filled in), validated by the algorithm's registry entry.
+  json params = json::object();
+  std::int64_t vc_count = 1;
+  std::optional<Verification> verification; // optional in hand-written documents
   std::string network_fingerprint;
 };
+
 json to_json(const RoutingSection& s);
+// Strict: unknown keys anywhere are Error(Input); the algorithm must be registered and its
+// parameters of the right types. Checks that need the network are made by make_routing().
 RoutingSection parse_routing(ObjReader& r);
+
 } // namespace icnkit::route

@@ -1,13 +1,179 @@
 #include "sim/report.hpp"
+
+#include "sim/analytic.hpp"
+
+#include <cmath>
+#include <cstdio>
+
 namespace icnkit::sim {
+
 json to_json(const Report& s) {
-  json j = s.body;
+  json phases = json::array();
+  for (const PhaseTime& p : s.phases)
+    phases.push_back({{"name", p.name},
+                      {"steps", p.steps},
+                      {"start_s", p.start_s},
+                      {"end_s", p.end_s},
+                      {"time_s", p.time_s}});
+  const LinkUtilisation& u = s.link_utilisation;
+  json j = {{"mode", s.mode},
+            {"source", s.source},
+            {"collective", s.collective},
+            {"algorithm", s.algorithm},
+            {"n_nodes", s.n_nodes},
+            {"bytes_per_node", s.bytes_per_node},
+            {"time_s", s.time_s},
+            {"algbw_bytes_per_s", s.algbw_bytes_per_s},
+            {"busbw_bytes_per_s", s.busbw_bytes_per_s},
+            {"phases", phases},
+            {"link_utilisation",
+             {{"max", u.max},
+              {"mean", u.mean},
+              {"mean_busy", u.mean_busy},
+              {"live_channels", u.live_channels},
+              {"busy_channels", u.busy_channels}}},
+            {"latency_model", s.latency_model},
+            {"steps", s.steps},
+            {"flows", s.flows},
+            {"events", s.events}};
+  if (s.step_times) {
+    json st = json::array();
+    for (auto& [a, b] : *s.step_times) st.push_back(json::array({a, b}));
+    j["step_times"] = st;
+  }
   j["network_fingerprint"] = s.network_fingerprint;
   return j;
 }
+
+namespace {
+double nonneg(ObjReader& r, const std::string& key) {
+  double v = r.number(key);
+  if (!(v >= 0) || !std::isfinite(v)) r.fail(key, "must be a finite number >= 0");
+  return v;
+}
+} // namespace
+
 Report parse_report(ObjReader& r) {
   Report s;
+  s.mode = r.string("mode");
+  if (s.mode != "analytic" && s.mode != "flit")
+    r.fail("mode", "must be analytic or flit, got \"" + s.mode + "\"");
+  s.source = r.string("source");
+  if (s.source != "schedule" && s.source != "traffic")
+    r.fail("source", "must be schedule or traffic, got \"" + s.source + "\"");
+  s.collective = r.string("collective");
+  s.algorithm = r.string("algorithm");
+  s.n_nodes = r.integer("n_nodes", 0);
+  s.bytes_per_node = r.integer("bytes_per_node", 0);
+  s.time_s = nonneg(r, "time_s");
+  s.algbw_bytes_per_s = nonneg(r, "algbw_bytes_per_s");
+  s.busbw_bytes_per_s = nonneg(r, "busbw_bytes_per_s");
+  for (ObjReader& p : r.objects("phases")) {
+    PhaseTime ph;
+    ph.name = p.string("name");
+    ph.steps = p.integer("steps", 0);
+    ph.start_s = nonneg(p, "start_s");
+    ph.end_s = nonneg(p, "end_s");
+    ph.time_s = nonneg(p, "time_s");
+    if (ph.end_s < ph.start_s) p.fail("end_s", "a phase cannot end before it starts");
+    p.done();
+    s.phases.push_back(std::move(ph));
+  }
+  ObjReader u = r.object("link_utilisation");
+  s.link_utilisation.max = nonneg(u, "max");
+  s.link_utilisation.mean = nonneg(u, "mean");
+  s.link_utilisation.mean_busy = nonneg(u, "mean_busy");
+  s.link_utilisation.live_channels = u.integer("live_channels", 0);
+  s.link_utilisation.busy_channels = u.integer("busy_channels", 0);
+  u.done();
+  s.latency_model = r.string("latency_model");
+  s.steps = r.integer("steps", 0);
+  s.flows = r.integer("flows", 0);
+  s.events = r.integer("events", 0);
+  if (const json* st = r.raw_opt("step_times")) {
+    std::string where = r.where("step_times");
+    if (!st->is_array()) fail_input(where, "must be an array of [start_s, end_s] pairs");
+    std::vector<std::pair<double, double>> v;
+    for (std::size_t i = 0; i < st->size(); ++i) {
+      const json& e = (*st)[i];
+      std::string w = where + "/" + std::to_string(i);
+      if (!e.is_array() || e.size() != 2) fail_input(w, "must be a [start_s, end_s] pair");
+      double a = as_number(e[0], w + "/0"), b = as_number(e[1], w + "/1");
+      if (!(a >= 0) || !(b >= a) || !std::isfinite(b)) fail_input(w, "needs 0 <= start_s <= end_s");
+      v.emplace_back(a, b);
+    }
+    s.step_times = std::move(v);
+  }
   s.network_fingerprint = r.string("network_fingerprint");
+  r.done();
   return s;
 }
+
+Report make_analytic_report(const AnalyticResult& r, std::string source, std::string collective,
+                            std::string algorithm, std::int64_t n_nodes,
+                            std::int64_t bytes_per_node, std::string network_fingerprint,
+                            bool step_times) {
+  Report s;
+  s.mode = "analytic";
+  s.source = std::move(source);
+  s.collective = std::move(collective);
+  s.algorithm = std::move(algorithm);
+  s.n_nodes = n_nodes;
+  s.bytes_per_node = bytes_per_node;
+  s.time_s = r.time_s;
+  // A run that takes no time (one chip, nothing to send) has no meaningful bandwidth: 0.
+  if (r.time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / r.time_s;
+  if (n_nodes > 0)
+    s.busbw_bytes_per_s =
+        s.algbw_bytes_per_s * static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
+  for (const PhaseResult& p : r.phases)
+    s.phases.push_back({p.name, p.steps, p.start_s, p.end_s, p.end_s - p.start_s});
+  s.link_utilisation = {r.max_utilisation, r.mean_utilisation, r.mean_busy_utilisation,
+                        r.live_channels, r.busy_channels};
+  s.latency_model = kAnalyticLatencyModel;
+  s.steps = r.steps;
+  s.flows = r.flows;
+  s.events = r.events;
+  if (step_times) {
+    std::vector<std::pair<double, double>> v;
+    v.reserve(r.step_start_s.size());
+    for (std::size_t i = 0; i < r.step_start_s.size(); ++i)
+      v.emplace_back(r.step_start_s[i], r.step_end_s[i]);
+    s.step_times = std::move(v);
+  }
+  s.network_fingerprint = std::move(network_fingerprint);
+  return s;
+}
+
+namespace {
+// Nine significant digits: friendly, and identical on every platform for the same double.
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+// RFC 4180 quoting where a field needs it.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+} // namespace
+
+std::string csv_header() {
+  return "collective,algorithm,n_nodes,bytes_per_node,time_us,algbw_GBps,busbw_GBps,"
+         "max_link_util,mean_link_util,mode,source,phases,steps,flows,network_fingerprint\n";
+}
+
+std::string csv_row(const Report& s) {
+  return field(s.collective) + "," + field(s.algorithm) + "," + std::to_string(s.n_nodes) + "," +
+         std::to_string(s.bytes_per_node) + "," + num(s.time_s * 1e6) + "," +
+         num(s.algbw_bytes_per_s / 1e9) + "," + num(s.busbw_bytes_per_s / 1e9) + "," +
+         num(s.link_utilisation.max) + "," + num(s.link_utilisation.mean) + "," + field(s.mode) +
+         "," + field(s.source) + "," + std::to_string(s.phases.size()) + "," +
+         std::to_string(s.steps) + "," + std::to_string(s.flows) + "," +
+         field(s.network_fingerprint) + "\n";
+}
+
 } // namespace icnkit::sim

@@ -1,12 +1,62 @@
-// PLACEHOLDER (replaced by the simulation work): the `report` section of the document.
+// The `report` section net-sim writes: completion time, algorithm and bus bandwidth, per-phase
+// times and link utilisation of one simulated run, plus its one-row CSV form.
 #pragma once
 #include "core/json_reader.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace icnkit::sim {
+
+struct AnalyticResult;
+
+struct PhaseTime {
+  std::string name;
+  std::int64_t steps = 0;
+  double start_s = 0, end_s = 0, time_s = 0; // time_s = end_s - start_s
+};
+
+// Per directed channel: bytes carried / (bandwidth * completion time).
+struct LinkUtilisation {
+  double max = 0;
+  double mean = 0;      // over every directed channel of a live link, idle ones included
+  double mean_busy = 0; // over the channels that carried bytes
+  std::int64_t live_channels = 0, busy_channels = 0;
+};
+
 struct Report {
-  json body = json::object();
+  std::string mode = "analytic"; // "analytic" | "flit"
+  std::string source;            // "schedule" (coll-sched's steps) | "traffic" (--traffic)
+  std::string collective;        // "all-to-all", ...
+  std::string algorithm;         // the schedule's algorithm, or "hardware-routing"
+  std::int64_t n_nodes = 0;      // chips taking part
+  std::int64_t bytes_per_node = 0;
+  double time_s = 0;
+  double algbw_bytes_per_s = 0; // bytes_per_node / time_s (nccl-tests)
+  double busbw_bytes_per_s = 0; // algbw * (n - 1) / n (nccl-tests all-to-all)
+  std::vector<PhaseTime> phases;
+  LinkUtilisation link_utilisation;
+  std::string latency_model;
+  std::int64_t steps = 0, flows = 0, events = 0;
+  // Per step (start_s, end_s), only when asked for (net-sim --step-times).
+  std::optional<std::vector<std::pair<double, double>>> step_times;
   std::string network_fingerprint;
 };
+
 json to_json(const Report& s);
-Report parse_report(ObjReader& r);
+Report parse_report(ObjReader& r); // strict: unknown keys and impossible values are errors
+
+// Fills a report from an analytic run; algbw/busbw follow the nccl-tests all-to-all convention.
+Report make_analytic_report(const AnalyticResult& r, std::string source, std::string collective,
+                            std::string algorithm, std::int64_t n_nodes,
+                            std::int64_t bytes_per_node, std::string network_fingerprint,
+                            bool step_times);
+
+// CSV with friendly units: exactly one header line and one data row (each ending in '\n').
+std::string csv_header();
+std::string csv_row(const Report& s);
+
 } // namespace icnkit::sim

@@ -2,22 +2,32 @@
 
 namespace icnkit::topo {
 
-std::string to_string(Scope s) { return s == Scope::IntraRack ? "intra-rack" : "inter-rack"; }
+std::string to_string(Scope s) {
+  return s == Scope::IntraRack ? "intra-rack" : "inter-rack";
+}
 std::string to_string(IntraBoardTopo t) {
   switch (t) {
-  case IntraBoardTopo::None: return "none";
-  case IntraBoardTopo::FullMesh: return "full-mesh";
-  case IntraBoardTopo::Ring: return "ring";
-  case IntraBoardTopo::Torus: return "torus";
+  case IntraBoardTopo::None:
+    return "none";
+  case IntraBoardTopo::FullMesh:
+    return "full-mesh";
+  case IntraBoardTopo::Ring:
+    return "ring";
+  case IntraBoardTopo::Torus:
+    return "torus";
   }
   return "none";
 }
 std::string to_string(LinkKind k) {
   switch (k) {
-  case LinkKind::C2C: return "c2c";
-  case LinkKind::B2B: return "b2b";
-  case LinkKind::R2R: return "r2r";
-  case LinkKind::P2P: return "p2p";
+  case LinkKind::C2C:
+    return "c2c";
+  case LinkKind::B2B:
+    return "b2b";
+  case LinkKind::R2R:
+    return "r2r";
+  case LinkKind::P2P:
+    return "p2p";
   }
   return "c2c";
 }
@@ -55,7 +65,8 @@ void validate(const Context& c, ErrorKind kind, const std::string& where) {
     bad("n_chip", "n_chip must be in [2, " + std::to_string(kMaxChips) + "], got " +
                       std::to_string(c.n_chip));
   if (c.chips_per_board_max < 1 || c.chips_per_board_max > kMaxChips)
-    bad("chips_per_board_max", "chips_per_board_max must be in [1, " + std::to_string(kMaxChips) + "]");
+    bad("chips_per_board_max",
+        "chips_per_board_max must be in [1, " + std::to_string(kMaxChips) + "]");
   if (c.chip_radix < 1 || c.chip_radix > 1024) bad("chip_radix", "chip_radix must be in [1, 1024]");
 }
 
@@ -83,7 +94,8 @@ Context parse_context(ObjReader& r) {
   if (auto v = r.integer_opt("chip_radix")) c.chip_radix = *v;
   if (auto v = r.string_opt("intra_board_topo")) {
     auto t = parse_intra_board_topo(*v);
-    if (!t) r.fail("intra_board_topo", "must be none, full-mesh, ring or torus, got \"" + *v + "\"");
+    if (!t)
+      r.fail("intra_board_topo", "must be none, full-mesh, ring or torus, got \"" + *v + "\"");
     c.intra_board_topo = *t;
   }
   if (auto d = r.object_opt("defaults")) {

@@ -12,13 +12,15 @@ const Family& require_family(const std::string& name, const std::string& where) 
   std::string implemented;
   for (auto* f : families()) implemented += (implemented.empty() ? "" : ", ") + f->name();
   if (std::find(spec.begin(), spec.end(), name) != spec.end())
-    fail_infeasible(where, "family '" + name + "' is not implemented yet (implemented: " + implemented + ")");
+    fail_infeasible(where, "family '" + name +
+                               "' is not implemented yet (implemented: " + implemented + ")");
   std::string all;
   for (auto& s : spec) all += (all.empty() ? "" : ", ") + s;
   fail_usage(where, "unknown family '" + name + "' (the spec's families: " + all + ")");
 }
 
-CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fams, std::size_t cap) {
+CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fams,
+                        std::size_t cap) {
   std::vector<Candidate> all;
   for (const Family* f : fams) {
     auto items = f->enumerate(ctx);
@@ -27,7 +29,8 @@ CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fa
     for (auto& c : items) {
       // Warnings that apply to every family (@tbl-spec-topo-20, dense-pcb rule).
       if (!standard) c.warnings.push_back("non-standard-scope");
-      if (c.derived_chips_per_board > ctx.chips_per_board_max) c.warnings.push_back("dense-pcb-impractical");
+      if (c.derived_chips_per_board > ctx.chips_per_board_max)
+        c.warnings.push_back("dense-pcb-impractical");
       all.push_back(std::move(c));
     }
   }

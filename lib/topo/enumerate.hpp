@@ -12,7 +12,8 @@ inline constexpr std::size_t kDefaultResultCap = 50;
 const Family& require_family(const std::string& name, const std::string& where);
 
 // All feasible candidates of the given families, recommended first; at most `cap` (0 = all).
-CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fams, std::size_t cap);
+CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fams,
+                        std::size_t cap);
 
 // Generates the candidate's network and checks every invariant on it.
 Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o);

@@ -30,7 +30,8 @@ public:
   virtual std::vector<Candidate> enumerate(const Context& ctx) const = 0;
   // Builds the network of one candidate: nodes, links, hierarchy and metrics.
   // Throws Error(Input) when the candidate's attributes are not the family's.
-  virtual Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const = 0;
+  virtual Network generate(const Context& ctx, const Candidate& c,
+                           const GenerateOptions& o) const = 0;
 };
 
 // The families that are implemented, in registry order.

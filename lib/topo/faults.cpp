@@ -19,7 +19,9 @@ std::string strip(const std::string& s) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && s.size() <= 12 && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() && s.size() <= 12 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
 }
 
 // A chip named by id ("12") or by coordinates ("(1,2,0)").
@@ -27,7 +29,8 @@ std::int64_t resolve_chip(const Network& n, const std::string& text, const std::
   std::string t = strip(text);
   if (all_digits(t)) {
     std::int64_t id = std::stoll(t);
-    if (id >= n.n_chip) fail_usage(opt, "no chip " + t + " (the network has " + std::to_string(n.n_chip) + " chips)");
+    if (id >= n.n_chip)
+      fail_usage(opt, "no chip " + t + " (the network has " + std::to_string(n.n_chip) + " chips)");
     return id;
   }
   if (t.size() >= 2 && t.front() == '(' && t.back() == ')') {
@@ -66,11 +69,15 @@ std::int64_t resolve_link(const Network& n, const std::string& text) {
   int depth = 0;
   std::size_t cut = std::string::npos;
   for (std::size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '(') ++depth;
-    else if (t[i] == ')') --depth;
-    else if (t[i] == '-' && depth == 0) cut = i;
+    if (t[i] == '(')
+      ++depth;
+    else if (t[i] == ')')
+      --depth;
+    else if (t[i] == '-' && depth == 0)
+      cut = i;
   }
-  if (cut == std::string::npos) fail_usage(opt, "'" + text + "' is not a link: use A-B, (x,y)-(x,y) or #ID");
+  if (cut == std::string::npos)
+    fail_usage(opt, "'" + text + "' is not a link: use A-B, (x,y)-(x,y) or #ID");
   std::int64_t a = resolve_chip(n, t.substr(0, cut), opt);
   std::int64_t b = resolve_chip(n, t.substr(cut + 1), opt);
   std::int64_t best = -1;
@@ -78,7 +85,9 @@ std::int64_t resolve_link(const Network& n, const std::string& text) {
     if (l.a == a && l.b == b) return l.id; // leaves A (in + direction for coordinate families)
     if (best < 0 && l.a == b && l.b == a) best = l.id;
   }
-  if (best < 0) fail_usage(opt, "no link between chips " + std::to_string(a) + " and " + std::to_string(b) + " ('" + text + "')");
+  if (best < 0)
+    fail_usage(opt, "no link between chips " + std::to_string(a) + " and " + std::to_string(b) +
+                        " ('" + text + "')");
   return best;
 }
 
@@ -95,11 +104,13 @@ Faults make_faults(const Network& n, const FaultRequest& req) {
     for (const Link& l : n.links)
       if (!links.count(l.id)) pool.push_back(l.id);
     if (req.random_links > static_cast<std::int64_t>(pool.size()))
-      fail_usage("--fail-random-links", "asks for " + std::to_string(req.random_links) + " links but only " +
-                                            std::to_string(pool.size()) + " are left");
+      fail_usage("--fail-random-links", "asks for " + std::to_string(req.random_links) +
+                                            " links but only " + std::to_string(pool.size()) +
+                                            " are left");
     SplitMix64 rng(req.seed);
     for (std::int64_t i = 0; i < req.random_links; ++i) {
-      auto j = static_cast<std::size_t>(i) + static_cast<std::size_t>(rng.below(pool.size() - static_cast<std::size_t>(i)));
+      auto j = static_cast<std::size_t>(i) +
+               static_cast<std::size_t>(rng.below(pool.size() - static_cast<std::size_t>(i)));
       std::swap(pool[static_cast<std::size_t>(i)], pool[j]);
       links.emplace(pool[static_cast<std::size_t>(i)], "random");
     }

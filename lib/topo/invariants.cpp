@@ -8,7 +8,9 @@
 namespace icnkit::topo {
 
 void check_invariants(const Network& n, ErrorKind kind, const std::string& where) {
-  auto bad = [&](const std::string& what) { throw Error(kind, where, "invariant violated: " + what); };
+  auto bad = [&](const std::string& what) {
+    throw Error(kind, where, "invariant violated: " + what);
+  };
   const auto N = n.n_chip;
   const auto V = static_cast<std::int64_t>(n.nodes.size());
   const std::int64_t cpb = n.metrics.derived_chips_per_board;
@@ -22,16 +24,20 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
       bad("board " + std::to_string(b.id) + " holds " + std::to_string(b.chips.size()) +
           " chips, derived chips_per_board is " + std::to_string(cpb));
     if (b.rack < 0 || b.rack >= static_cast<std::int64_t>(n.racks.size()))
-      bad("board " + std::to_string(b.id) + " names rack " + std::to_string(b.rack) + " which does not exist");
+      bad("board " + std::to_string(b.id) + " names rack " + std::to_string(b.rack) +
+          " which does not exist");
     for (auto c : b.chips) {
-      if (c < 0 || c >= N) bad("board " + std::to_string(b.id) + " holds " + std::to_string(c) + ", which is not a chip");
+      if (c < 0 || c >= N)
+        bad("board " + std::to_string(b.id) + " holds " + std::to_string(c) +
+            ", which is not a chip");
       if (board_of[static_cast<std::size_t>(c)] >= 0)
         bad("chip " + std::to_string(c) + " is on two boards");
       board_of[static_cast<std::size_t>(c)] = b.id;
     }
   }
   for (std::int64_t c = 0; c < N; ++c)
-    if (board_of[static_cast<std::size_t>(c)] < 0) bad("chip " + std::to_string(c) + " is on no board");
+    if (board_of[static_cast<std::size_t>(c)] < 0)
+      bad("chip " + std::to_string(c) + " is on no board");
 
   // Racks and pods: non-empty, dense ids, membership lists agree with the parents' fields.
   for (std::size_t ri = 0; ri < n.racks.size(); ++ri) {
@@ -39,23 +45,29 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
     if (r.id != static_cast<std::int64_t>(ri)) bad("rack ids must be dense 0..R-1");
     if (r.boards.empty()) bad("rack " + std::to_string(r.id) + " is empty");
     if (r.pod < 0 || r.pod >= static_cast<std::int64_t>(n.pods.size()))
-      bad("rack " + std::to_string(r.id) + " names pod " + std::to_string(r.pod) + " which does not exist");
+      bad("rack " + std::to_string(r.id) + " names pod " + std::to_string(r.pod) +
+          " which does not exist");
     for (auto b : r.boards)
-      if (b < 0 || b >= static_cast<std::int64_t>(n.boards.size()) || n.boards[static_cast<std::size_t>(b)].rack != r.id)
-        bad("rack " + std::to_string(r.id) + " lists board " + std::to_string(b) + " which is not in it");
+      if (b < 0 || b >= static_cast<std::int64_t>(n.boards.size()) ||
+          n.boards[static_cast<std::size_t>(b)].rack != r.id)
+        bad("rack " + std::to_string(r.id) + " lists board " + std::to_string(b) +
+            " which is not in it");
   }
   std::vector<std::int64_t> listed(n.boards.size(), 0);
   for (auto& r : n.racks)
     for (auto b : r.boards) listed[static_cast<std::size_t>(b)]++;
   for (std::size_t b = 0; b < listed.size(); ++b)
-    if (listed[b] != 1) bad("board " + std::to_string(b) + " is listed by " + std::to_string(listed[b]) + " racks");
+    if (listed[b] != 1)
+      bad("board " + std::to_string(b) + " is listed by " + std::to_string(listed[b]) + " racks");
   for (std::size_t pi = 0; pi < n.pods.size(); ++pi) {
     const Pod& p = n.pods[pi];
     if (p.id != static_cast<std::int64_t>(pi)) bad("pod ids must be dense 0..P-1");
     if (p.racks.empty()) bad("pod " + std::to_string(p.id) + " is empty");
     for (auto r : p.racks)
-      if (r < 0 || r >= static_cast<std::int64_t>(n.racks.size()) || n.racks[static_cast<std::size_t>(r)].pod != p.id)
-        bad("pod " + std::to_string(p.id) + " lists rack " + std::to_string(r) + " which is not in it");
+      if (r < 0 || r >= static_cast<std::int64_t>(n.racks.size()) ||
+          n.racks[static_cast<std::size_t>(r)].pod != p.id)
+        bad("pod " + std::to_string(p.id) + " lists rack " + std::to_string(r) +
+            " which is not in it");
   }
   if (n.pods.empty()) bad("there is no pod");
 
@@ -66,10 +78,12 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
       const Board& b = n.boards[static_cast<std::size_t>(board_of[static_cast<std::size_t>(v.id)])];
       const Rack& r = n.racks[static_cast<std::size_t>(b.rack)];
       if (v.board != b.id || v.rack != r.id || v.pod != r.pod)
-        bad("chip " + std::to_string(v.id) + " names board/rack/pod that disagree with the hierarchy");
+        bad("chip " + std::to_string(v.id) +
+            " names board/rack/pod that disagree with the hierarchy");
     } else {
       if (v.tier < 8 || v.tier > 10)
-        bad("switch " + std::to_string(v.id) + " at tier " + std::to_string(v.tier) + ": switches belong to tier 8, 9 or 9+");
+        bad("switch " + std::to_string(v.id) + " at tier " + std::to_string(v.tier) +
+            ": switches belong to tier 8, 9 or 9+");
       if (v.tier == 8 && (v.rack < 0 || v.rack >= static_cast<std::int64_t>(n.racks.size())))
         bad("rack switch " + std::to_string(v.id) + " names no existing rack");
       if (v.tier == 9 && (v.pod < 0 || v.pod >= static_cast<std::int64_t>(n.pods.size())))
@@ -86,11 +100,12 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
     degree[static_cast<std::size_t>(l.a)]++;
     degree[static_cast<std::size_t>(l.b)]++;
     for (auto [x, y] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
-      if (y->kind == NodeKind::Switch && y->tier == 8 && x->kind == NodeKind::Chip && x->rack != y->rack)
+      if (y->kind == NodeKind::Switch && y->tier == 8 && x->kind == NodeKind::Chip &&
+          x->rack != y->rack)
         bad("link " + std::to_string(l.id) + " joins chip " + std::to_string(x->id) +
             " to the switch of another rack");
-      if (y->kind == NodeKind::Switch && y->tier == 9 && x->kind == NodeKind::Switch && x->tier == 8 &&
-          n.racks[static_cast<std::size_t>(x->rack)].pod != y->pod)
+      if (y->kind == NodeKind::Switch && y->tier == 9 && x->kind == NodeKind::Switch &&
+          x->tier == 8 && n.racks[static_cast<std::size_t>(x->rack)].pod != y->pod)
         bad("link " + std::to_string(l.id) + " joins a rack switch to the switch of another pod");
     }
     // Parallel links are counted per unordered pair and, for coordinate families, per
@@ -99,15 +114,17 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
     int dir = l.dim >= 0 ? (l.a == lo ? l.dir : -l.dir) : 0;
     auto& m = multiplicity[{lo, hi, l.dim, dir}];
     if (++m > n.chip_radix)
-      bad("nodes " + std::to_string(lo) + " and " + std::to_string(hi) + " have more parallel links than chip_radix " +
-          std::to_string(n.chip_radix));
+      bad("nodes " + std::to_string(lo) + " and " + std::to_string(hi) +
+          " have more parallel links than chip_radix " + std::to_string(n.chip_radix));
   }
   for (std::int64_t c = 0; c < N; ++c)
-    if (degree[static_cast<std::size_t>(c)] == 0 && V > 1) bad("chip " + std::to_string(c) + " has no link");
+    if (degree[static_cast<std::size_t>(c)] == 0 && V > 1)
+      bad("chip " + std::to_string(c) + " has no link");
 
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
   Graph g(static_cast<std::size_t>(V));
-  for (const Link& l : n.links) boost::add_edge(static_cast<std::size_t>(l.a), static_cast<std::size_t>(l.b), g);
+  for (const Link& l : n.links)
+    boost::add_edge(static_cast<std::size_t>(l.a), static_cast<std::size_t>(l.b), g);
   std::vector<int> comp(static_cast<std::size_t>(V));
   int ncomp = V == 0 ? 0 : boost::connected_components(g, comp.data());
   if (ncomp > 1) bad("the network is not connected (" + std::to_string(ncomp) + " components)");

@@ -19,9 +19,9 @@ Graph make_graph(const Network& n) {
 std::int64_t ecc(const Graph& g, std::size_t src) {
   std::vector<std::int64_t> dist(boost::num_vertices(g), -1);
   dist[src] = 0;
-  boost::breadth_first_search(
-      g, boost::vertex(src, g),
-      boost::visitor(boost::make_bfs_visitor(boost::record_distances(dist.data(), boost::on_tree_edge()))));
+  boost::breadth_first_search(g, boost::vertex(src, g),
+                              boost::visitor(boost::make_bfs_visitor(
+                                  boost::record_distances(dist.data(), boost::on_tree_edge()))));
   return *std::max_element(dist.begin(), dist.end());
 }
 } // namespace

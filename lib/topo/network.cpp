@@ -77,9 +77,15 @@ json to_json(const Network& n) {
                   {"path_diversity", m.path_diversity},
                   {"derived_chips_per_board", m.derived_chips_per_board},
                   {"family_attrs", m.family_attrs}};
-  return {{"family", n.family},   {"n_chip", n.n_chip}, {"chip_radix", n.chip_radix},
-          {"nodes", nodes_json(n)}, {"links", links_json(n)}, {"boards", boards},
-          {"racks", racks},       {"pods", pods},       {"metrics", metrics},
+  return {{"family", n.family},
+          {"n_chip", n.n_chip},
+          {"chip_radix", n.chip_radix},
+          {"nodes", nodes_json(n)},
+          {"links", links_json(n)},
+          {"boards", boards},
+          {"racks", racks},
+          {"pods", pods},
+          {"metrics", metrics},
           {"fingerprint", n.fingerprint}};
 }
 
@@ -94,11 +100,15 @@ Network parse_network(ObjReader& r) {
     auto& o = nodes[i];
     Node v;
     v.id = o.integer("id");
-    if (v.id != static_cast<std::int64_t>(i)) o.fail("id", "node ids must be dense: expected " + std::to_string(i));
+    if (v.id != static_cast<std::int64_t>(i))
+      o.fail("id", "node ids must be dense: expected " + std::to_string(i));
     auto kind = o.string("kind");
-    if (kind == "chip") v.kind = NodeKind::Chip;
-    else if (kind == "switch") v.kind = NodeKind::Switch;
-    else o.fail("kind", "expected \"chip\" or \"switch\"");
+    if (kind == "chip")
+      v.kind = NodeKind::Chip;
+    else if (kind == "switch")
+      v.kind = NodeKind::Switch;
+    else
+      o.fail("kind", "expected \"chip\" or \"switch\"");
     v.tier = static_cast<int>(o.integer("tier", 6, 10));
     v.board = o.integer_opt("board", 0).value_or(-1);
     v.rack = o.integer_opt("rack", 0).value_or(-1);
@@ -107,7 +117,8 @@ Network parse_network(ObjReader& r) {
       for (auto c : o.int_list("coord", 0, kMaxChips)) v.coord.push_back(static_cast<int>(c));
     o.done();
     if ((v.kind == NodeKind::Chip) != (v.id < n.n_chip))
-      o.fail("kind", "chips must be nodes 0.." + std::to_string(n.n_chip - 1) + " and switches follow");
+      o.fail("kind",
+             "chips must be nodes 0.." + std::to_string(n.n_chip - 1) + " and switches follow");
     n.nodes.push_back(std::move(v));
   }
   const auto node_count = static_cast<std::int64_t>(n.nodes.size());
@@ -118,7 +129,8 @@ Network parse_network(ObjReader& r) {
     auto& o = links[i];
     Link l;
     l.id = o.integer("id");
-    if (l.id != static_cast<std::int64_t>(i)) o.fail("id", "link ids must be dense: expected " + std::to_string(i));
+    if (l.id != static_cast<std::int64_t>(i))
+      o.fail("id", "link ids must be dense: expected " + std::to_string(i));
     l.a = o.integer("a", 0, node_count - 1);
     l.b = o.integer("b", 0, node_count - 1);
     if (l.a == l.b) o.fail("b", "a link must join two different nodes");
@@ -201,9 +213,11 @@ Faults parse_faults(ObjReader& r, const Network* n) {
     l.cause = o.string("cause");
     check_cause(o, l.cause);
     if (n) {
-      if (l.link >= static_cast<std::int64_t>(n->links.size())) o.fail("link", "no such link in the network");
+      if (l.link >= static_cast<std::int64_t>(n->links.size()))
+        o.fail("link", "no such link in the network");
       const Link& k = n->links[static_cast<std::size_t>(l.link)];
-      if (k.a != a || k.b != b) o.fail("a", "endpoints disagree with network link " + std::to_string(l.link));
+      if (k.a != a || k.b != b)
+        o.fail("a", "endpoints disagree with network link " + std::to_string(l.link));
     }
     o.done();
     if (!f.links.empty() && f.links.back().link >= l.link)

@@ -37,9 +37,15 @@ struct Link {
 };
 
 // Directed channels: link l carries channel 2l (a -> b) and 2l+1 (b -> a).
-inline std::int64_t channel_of(std::int64_t link, bool forward) { return 2 * link + (forward ? 0 : 1); }
-inline std::int64_t link_of_channel(std::int64_t ch) { return ch / 2; }
-inline bool channel_forward(std::int64_t ch) { return ch % 2 == 0; }
+inline std::int64_t channel_of(std::int64_t link, bool forward) {
+  return 2 * link + (forward ? 0 : 1);
+}
+inline std::int64_t link_of_channel(std::int64_t ch) {
+  return ch / 2;
+}
+inline bool channel_forward(std::int64_t ch) {
+  return ch % 2 == 0;
+}
 
 struct Board {
   std::int64_t id = 0;

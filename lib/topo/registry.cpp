@@ -19,10 +19,9 @@ const Family* find_family(const std::string& name) {
 }
 
 const std::vector<std::string>& spec_family_names() {
-  static const std::vector<std::string> names = {"fat-tree", "dragonfly", "dragonfly+",
-                                                 "torus",    "mesh",      "hypercube",
-                                                 "hyperx",   "ring",      "full-mesh",
-                                                 "single-switch"};
+  static const std::vector<std::string> names = {"fat-tree",  "dragonfly",    "dragonfly+", "torus",
+                                                 "mesh",      "hypercube",    "hyperx",     "ring",
+                                                 "full-mesh", "single-switch"};
   return names;
 }
 

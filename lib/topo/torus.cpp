@@ -24,7 +24,8 @@ std::vector<int> divisors(std::int64_t n) {
 }
 
 // Every ordered tuple of `dims` factors >= 2 whose product is n.
-void factorisations(std::int64_t n, int dims, std::vector<int>& cur, std::vector<std::vector<int>>& out) {
+void factorisations(std::int64_t n, int dims, std::vector<int>& cur,
+                    std::vector<std::vector<int>>& out) {
   if (dims == 1) {
     if (n >= 2) {
       cur.push_back(static_cast<int>(n));
@@ -77,6 +78,27 @@ std::string join(const std::vector<int>& v) {
 
 } // namespace
 
+std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S) {
+  // Cutting every ring of dimension d twice splits the torus into halves when S_d is even:
+  // 2N/S_d links. When S_d is odd the middle layer is split too (a "staircase" cut), adding
+  // the bisection of that (D-1)-dimensional layer. The minimum over d is exact (the known
+  // 2N/k_max) when the longest dimension is even; otherwise it is an upper bound.
+  std::int64_t n = product(S);
+  if (n <= 1) return {0, true};
+  std::int64_t best = INT64_MAX;
+  for (std::size_t d = 0; d < S.size(); ++d) {
+    std::int64_t m = n / S[d];
+    std::int64_t cut = 2 * m;
+    if (S[d] % 2 != 0) {
+      std::vector<int> rest = S;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(d));
+      cut += torus_bisection_links(rest).first;
+    }
+    best = std::min(best, cut);
+  }
+  return {best, *std::max_element(S.begin(), S.end()) % 2 == 0};
+}
+
 std::string torus_candidate_id(const TorusParams& p) {
   return "torus:" + join(p.dimension_sizes) + "/b" + join(p.board_shape);
 }
@@ -101,8 +123,10 @@ std::vector<Candidate> TorusFamily::enumerate(const Context& ctx) const {
   }
   // The family's order: balanced shapes first, 3D before 2D, then shape and board lexicographic.
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    return std::tuple(a.balance, -static_cast<int>(a.p.dimension_sizes.size()), a.p.dimension_sizes, a.p.board_shape) <
-           std::tuple(b.balance, -static_cast<int>(b.p.dimension_sizes.size()), b.p.dimension_sizes, b.p.board_shape);
+    return std::tuple(a.balance, -static_cast<int>(a.p.dimension_sizes.size()), a.p.dimension_sizes,
+                      a.p.board_shape) < std::tuple(b.balance,
+                                                    -static_cast<int>(b.p.dimension_sizes.size()),
+                                                    b.p.dimension_sizes, b.p.board_shape);
   });
   std::vector<Candidate> out;
   out.reserve(items.size());
@@ -124,25 +148,31 @@ std::vector<Candidate> TorusFamily::enumerate(const Context& ctx) const {
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip) {
   ObjReader r(c.family_attrs, "candidate " + c.id, "/family_attrs");
   TorusParams p;
-  for (auto v : r.int_list("dimension_sizes", 2, kMaxChips)) p.dimension_sizes.push_back(static_cast<int>(v));
-  for (auto v : r.int_list("board_shape", 1, kMaxChips)) p.board_shape.push_back(static_cast<int>(v));
+  for (auto v : r.int_list("dimension_sizes", 2, kMaxChips))
+    p.dimension_sizes.push_back(static_cast<int>(v));
+  for (auto v : r.int_list("board_shape", 1, kMaxChips))
+    p.board_shape.push_back(static_cast<int>(v));
   r.done();
   const auto& S = p.dimension_sizes;
   const auto& B = p.board_shape;
   if (S.size() < 2 || S.size() > 3) r.fail("dimension_sizes", "a torus has 2 or 3 dimensions");
   if (B.size() != S.size()) r.fail("board_shape", "needs one entry per dimension");
   if (product(S) != n_chip)
-    r.fail("dimension_sizes", "product " + std::to_string(product(S)) + " differs from n_chip " + std::to_string(n_chip));
+    r.fail("dimension_sizes", "product " + std::to_string(product(S)) + " differs from n_chip " +
+                                  std::to_string(n_chip));
   for (std::size_t d = 0; d < S.size(); ++d)
-    if (S[d] % B[d] != 0) r.fail("board_shape", "board_shape must divide dimension_sizes in every dimension");
+    if (S[d] % B[d] != 0)
+      r.fail("board_shape", "board_shape must divide dimension_sizes in every dimension");
   auto [mn, mx] = std::minmax_element(B.begin(), B.end());
   if (product(B) > 1 && *mx > 2 * *mn) r.fail("board_shape", "max(B)/min(B) must be at most 2");
   if (c.derived_chips_per_board != product(B))
-    fail_input("candidate " + c.id + ":/derived_chips_per_board", "must equal the product of board_shape");
+    fail_input("candidate " + c.id + ":/derived_chips_per_board",
+               "must equal the product of board_shape");
   return p;
 }
 
-Network TorusFamily::generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const {
+Network TorusFamily::generate(const Context& ctx, const Candidate& c,
+                              const GenerateOptions& o) const {
   if (ctx.intra_board_topo != IntraBoardTopo::None)
     fail_infeasible("intra_board_topo", "intra_board_topo must be none for the torus family");
   TorusParams p = parse_torus_attrs(c, ctx.n_chip);
@@ -160,7 +190,8 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c, const Gene
   for (std::size_t d = 0; d < S.size(); ++d) grid[d] = S[d] / B[d];
   TorusGeometry board_grid(grid);
   n.boards.resize(static_cast<std::size_t>(board_grid.count()));
-  for (std::size_t b = 0; b < n.boards.size(); ++b) n.boards[b] = {static_cast<std::int64_t>(b), 0, {}};
+  for (std::size_t b = 0; b < n.boards.size(); ++b)
+    n.boards[b] = {static_cast<std::int64_t>(b), 0, {}};
   n.nodes.resize(static_cast<std::size_t>(n.n_chip));
   std::vector<int> bc(S.size());
   for (std::int64_t id = 0; id < n.n_chip; ++id) {
@@ -201,23 +232,14 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c, const Gene
   for (int s : S) closed += s / 2;
   m.diameter = eccentricity(n, 0);
   if (m.diameter != closed)
-    fail_runtime("torus metrics", "BFS diameter " + std::to_string(m.diameter) + " != closed form " + std::to_string(closed));
-  // Bisection: cut every ring of the longest dimension twice, between k/2-1 | k/2 and k-1 | 0
-  // (2N/S_max links; the known minimum for tori). Bandwidth: one direction of each cut link.
-  int dmax = static_cast<int>(std::max_element(S.begin(), S.end()) - S.begin());
-  int k = S[static_cast<std::size_t>(dmax)];
-  double bw = 0;
-  std::int64_t cut = 0;
-  for (std::int64_t id = 0; id < n.n_chip; ++id) {
-    int x = g.coord(id, dmax);
-    if (x == k / 2 - 1 || x == k - 1) {
-      bw += n.links[static_cast<std::size_t>(id * D + dmax)].bandwidth_bytes_per_s;
-      ++cut;
-    }
-  }
-  m.bisection_links = cut;
-  m.bisection_bandwidth_bytes_per_s = bw;
-  m.bisection_bandwidth_method = "closed-form";
+    fail_runtime("torus metrics", "BFS diameter " + std::to_string(m.diameter) +
+                                      " != closed form " + std::to_string(closed));
+  auto [links_cut, exact] = torus_bisection_links(S);
+  double min_bw = n.links.empty() ? 0.0 : n.links[0].bandwidth_bytes_per_s;
+  for (auto& l : n.links) min_bw = std::min(min_bw, l.bandwidth_bytes_per_s);
+  m.bisection_links = links_cut;
+  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_bw;
+  m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
   m.link_count = static_cast<std::int64_t>(n.links.size());
   m.switch_count = 0;
   m.path_diversity = 2 * D; // every chip has 2D link ends and the torus is 2D-connected

@@ -12,6 +12,9 @@ struct TorusParams {
 };
 
 std::string torus_candidate_id(const TorusParams& p);
+// Links crossing a minimum balanced cut of a torus of shape S, and whether that is exact
+// (the longest dimension is even) or an upper bound from a staircase cut (all longest odd).
+std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S);
 // Reads and checks a candidate's family_attrs against n_chip.
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip);
 

@@ -35,7 +35,8 @@ std::vector<int> TorusGeometry::coords(std::int64_t id) const {
 
 std::int64_t TorusGeometry::id(const std::vector<int>& c) const {
   std::int64_t v = 0;
-  for (int d = 0; d < dims(); ++d) v += strides_[static_cast<std::size_t>(d)] * c[static_cast<std::size_t>(d)];
+  for (int d = 0; d < dims(); ++d)
+    v += strides_[static_cast<std::size_t>(d)] * c[static_cast<std::size_t>(d)];
   return v;
 }
 

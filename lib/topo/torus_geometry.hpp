@@ -21,7 +21,8 @@ public:
   std::int64_t stride(int d) const { return strides_[static_cast<std::size_t>(d)]; }
 
   int coord(std::int64_t id, int d) const {
-    return static_cast<int>((id / strides_[static_cast<std::size_t>(d)]) % sizes_[static_cast<std::size_t>(d)]);
+    return static_cast<int>((id / strides_[static_cast<std::size_t>(d)]) %
+                            sizes_[static_cast<std::size_t>(d)]);
   }
   std::vector<int> coords(std::int64_t id) const;
   std::int64_t id(const std::vector<int>& c) const;

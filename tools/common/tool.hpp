@@ -31,11 +31,13 @@ inline void warn(const Common& c, const std::string& msg) {
 }
 
 inline void add_input(CLI::App& app, Common& c) {
-  app.add_option("-i,--input", c.input, "Read the document from FILE ('-' = stdin)")->default_str("-");
+  app.add_option("-i,--input", c.input, "Read the document from FILE ('-' = stdin)")
+      ->default_str("-");
 }
 
 inline void add_output(CLI::App& app, Common& c) {
-  app.add_option("-o,--output", c.output, "Write to FILE atomically ('-' = stdout)")->default_str("-");
+  app.add_option("-o,--output", c.output, "Write to FILE atomically ('-' = stdout)")
+      ->default_str("-");
   app.add_flag("--no-provenance", c.no_provenance, "Do not record this run in the provenance list");
   app.add_flag("--pretty", c.pretty, "Indent the JSON output");
   app.add_flag("-q,--quiet", c.quiet, "No progress display on stderr");
@@ -59,7 +61,8 @@ inline int run(const char* name, const char* description, int argc, char** argv,
   for (int i = 1; i < argc; ++i) c.argv.emplace_back(argv[i]);
   try {
     CLI::App app(description, name);
-    app.set_version_flag("--version", std::string(name) + " " + kVersion + " (git " + kGitRevision + ")");
+    app.set_version_flag("--version",
+                         std::string(name) + " " + kVersion + " (git " + kGitRevision + ")");
     app.get_formatter()->column_width(34);
     setup(app, c);
     try {
@@ -77,8 +80,10 @@ inline int run(const char* name, const char* description, int argc, char** argv,
     body(c);
     return 0;
   } catch (const Error& e) {
-    if (e.where().empty()) std::fprintf(stderr, "%s: error: %s\n", name, e.what());
-    else std::fprintf(stderr, "%s: error: %s: %s\n", name, e.where().c_str(), e.what());
+    if (e.where().empty())
+      std::fprintf(stderr, "%s: error: %s\n", name, e.what());
+    else
+      std::fprintf(stderr, "%s: error: %s: %s\n", name, e.where().c_str(), e.what());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: error: out of memory\n", name);

@@ -20,17 +20,22 @@ int main(int argc, char** argv) {
       "Writes a candidates document: each candidate has an id, family_attrs, the derived\n"
       "chips per board, a status (recommended / edge-case) and its warnings.\n\n"
       "Example:\n"
-      "  topo-enum --n-chip 64 --family torus | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route\n",
+      "  topo-enum --n-chip 64 --family torus | topo-gen --pick 'torus:4x4x4/b2x2x2' | "
+      "topo-route\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         o_n = app.add_option("-n,--n-chip", n_chip, "Number of chips (2 .. 1048576)");
-        app.add_option("-f,--family", family, "Topology family (implemented: torus)")->default_str("torus");
+        app.add_option("-f,--family", family, "Topology family (implemented: torus)")
+            ->default_str("torus");
         app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
-        app.add_option("--chips-per-board-max", cpb_max, "Boards above this many chips get dense-pcb-impractical")
+        app.add_option("--chips-per-board-max", cpb_max,
+                       "Boards above this many chips get dense-pcb-impractical")
             ->default_str("16");
         app.add_option("--chip-radix", chip_radix, "c2c ports per chip")->default_str("1");
-        app.add_option("--intra-board-topo", ibt, "none, full-mesh, ring or torus")->default_str("none");
-        o_ctx = app.add_option("--context", context_file, "Read the EnumerationContext from a JSON FILE");
+        app.add_option("--intra-board-topo", ibt, "none, full-mesh, ring or torus")
+            ->default_str("none");
+        o_ctx = app.add_option("--context", context_file,
+                               "Read the EnumerationContext from a JSON FILE");
         app.add_flag("--all", all, "Return every result, not only the first 50");
         app.add_option("--limit", limit, "Return at most this many results")->default_str("50");
         o_ctx->excludes(o_n);
@@ -64,14 +69,18 @@ int main(int argc, char** argv) {
           ctx.chips_per_board_max = cpb_max;
           ctx.chip_radix = chip_radix;
           auto t = topo::parse_intra_board_topo(ibt);
-          if (!t) fail_usage("--intra-board-topo", "must be none, full-mesh, ring or torus, got '" + ibt + "'");
+          if (!t)
+            fail_usage("--intra-board-topo",
+                       "must be none, full-mesh, ring or torus, got '" + ibt + "'");
           ctx.intra_board_topo = *t;
           topo::validate(ctx, ErrorKind::Usage, "--");
         }
         if (limit < 1) fail_usage("--limit", "must be at least 1");
         std::vector<const topo::Family*> fams;
-        if (family == "all") fams = topo::families();
-        else fams.push_back(&topo::require_family(family, "--family"));
+        if (family == "all")
+          fams = topo::families();
+        else
+          fams.push_back(&topo::require_family(family, "--family"));
         Document d;
         d.context = ctx;
         d.candidates = topo::enumerate(ctx, fams, all ? 0 : static_cast<std::size_t>(limit));

@@ -20,38 +20,50 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' > net.json\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 0 --fail-link '(1,1,0)-(2,1,0)' --fail-chip 5\n"
-      "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-random-links 3 --seed 7\n",
+      "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-random-links 3 "
+      "--seed 7\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
-        app.add_option("-p,--pick", pick, "Candidate id or 0-based index (needed when the list has several)");
-        app.add_option("--link-bw", link_bw, "Bandwidth of every link, per direction (e.g. 50GB/s)");
+        app.add_option("-p,--pick", pick,
+                       "Candidate id or 0-based index (needed when the list has several)");
+        app.add_option("--link-bw", link_bw,
+                       "Bandwidth of every link, per direction (e.g. 50GB/s)");
         app.add_option("--link-latency", link_latency, "Latency of every link, per hop (e.g. 1us)");
-        app.add_option("--fail-link", fail_links, "Fail a link: 'A-B' chip ids, '(x,y,z)-(x,y,z)' or '#ID'")
+        app.add_option("--fail-link", fail_links,
+                       "Fail a link: 'A-B' chip ids, '(x,y,z)-(x,y,z)' or '#ID'")
             ->take_all();
-        app.add_option("--fail-chip", fail_chips, "Fail a chip (id or '(x,y,z)') and all its links")->take_all();
-        app.add_option("--fail-random-links", fail_random, "Fail K links chosen at random (with --seed)");
+        app.add_option("--fail-chip", fail_chips, "Fail a chip (id or '(x,y,z)') and all its links")
+            ->take_all();
+        app.add_option("--fail-random-links", fail_random,
+                       "Fail K links chosen at random (with --seed)");
         o_seed = app.add_option("--seed", seed, "Seed of the random faults")->default_str("1");
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
         Document d = tool::load(c);
-        if (!d.context) fail_input(source_name(c.input) + ":/context", "missing context section (run topo-enum first)");
+        if (!d.context)
+          fail_input(source_name(c.input) + ":/context",
+                     "missing context section (run topo-enum first)");
         topo::Candidate cand;
         if (d.candidates) {
           const auto& items = d.candidates->items;
-          if (items.empty()) fail_infeasible("--pick", "the candidates list is empty: nothing to generate");
+          if (items.empty())
+            fail_infeasible("--pick", "the candidates list is empty: nothing to generate");
           if (pick.empty()) {
             if (items.size() != 1)
-              fail_usage("--pick", "the list has " + std::to_string(items.size()) + " candidates; pick one by id or index");
+              fail_usage("--pick", "the list has " + std::to_string(items.size()) +
+                                       " candidates; pick one by id or index");
             cand = items[0];
           } else {
             bool found = false;
             for (auto& it : items)
               if (it.id == pick) cand = it, found = true;
-            if (!found && !pick.empty() && pick.find_first_not_of("0123456789") == std::string::npos) {
+            if (!found && !pick.empty() &&
+                pick.find_first_not_of("0123456789") == std::string::npos) {
               if (pick.size() > 9 || std::stoul(pick) >= items.size())
-                fail_usage("--pick", "index " + pick + " is out of range (the list has " + std::to_string(items.size()) + ")");
+                fail_usage("--pick", "index " + pick + " is out of range (the list has " +
+                                         std::to_string(items.size()) + ")");
               cand = items[std::stoul(pick)];
               found = true;
             }
@@ -60,7 +72,8 @@ int main(int argc, char** argv) {
         } else if (d.candidate) {
           cand = *d.candidate;
         } else {
-          fail_input(source_name(c.input) + ":/candidates", "missing candidates section (run topo-enum first)");
+          fail_input(source_name(c.input) + ":/candidates",
+                     "missing candidates section (run topo-enum first)");
         }
         topo::GenerateOptions go;
         if (!link_bw.empty()) go.link_bandwidth_bytes_per_s = parse_bandwidth(link_bw, "--link-bw");
@@ -76,6 +89,7 @@ int main(int argc, char** argv) {
         auto faults = topo::make_faults(*out.network, fr);
         if (!faults.empty()) out.faults = faults;
         refresh_fingerprint(out);
-        tool::store(c, out, fail_random > 0 || *o_seed ? std::optional<std::uint64_t>(seed) : std::nullopt);
+        tool::store(c, out,
+                    fail_random > 0 || *o_seed ? std::optional<std::uint64_t>(seed) : std::nullopt);
       });
 }

@@ -1,0 +1,393 @@
+#include "sim/analytic.hpp"
+
+#include "core/error.hpp"
+#include "core/progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace icnkit::sim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// A flow with less than this fraction of its bytes left at an event has drained: it absorbs the
+// rounding of remaining -= rate * dt without ever mattering to a figure we report.
+constexpr double kDrainedFraction = 1e-9;
+// Channels whose fair share is within this factor of the minimum freeze at the minimum, so flows
+// that are symmetric up to rounding get exactly the same rate (and drain at the same instant).
+constexpr double kShareTie = 1e-12;
+
+constexpr const char* kWhere = "schedule";
+
+// The whole simulation state. Flows live in flat arrays (structure of arrays) and their
+// channels in one pool, so a step of thousands of flows costs no allocation per flow.
+class Engine {
+public:
+  Engine(const Program& p, const topo::Network& n, const AnalyticOptions& o)
+      : prog_(p), net_(n), opt_(o) {}
+
+  AnalyticResult run();
+
+private:
+  void setup_channels();
+  void setup_steps();
+  void start_step(std::size_t s, double t);
+  void compute_rates(double t);
+  void drain(double t);
+  void finish_step(std::size_t s, double t);
+  void compact();
+
+  const Program& prog_;
+  const topo::Network& net_;
+  const AnalyticOptions& opt_;
+  AnalyticResult res_;
+
+  // Per directed channel.
+  std::vector<double> bw_, lat_;
+  std::vector<char> down_;
+  std::vector<std::uint32_t> cnt_;   // scratch: unfrozen flows on the channel
+  std::vector<double> cap_;          // scratch: capacity not yet handed out
+  std::vector<std::uint32_t> head_;  // scratch: CSR start of the channel's flows
+  std::vector<std::uint32_t> run_;   // scratch: CSR length of the channel's flows
+  std::vector<std::uint32_t> level_; // scratch: channels frozen at the current level
+  std::vector<std::uint32_t> touch_; // scratch: channels used by active flows
+  std::vector<std::uint32_t> csr_;   // scratch: flow ids by channel
+
+  // Per step.
+  std::vector<std::uint32_t> deps_left_;
+  std::vector<std::size_t> dep_head_; // CSR of dependents
+  std::vector<std::uint32_t> dependents_;
+  std::vector<std::uint32_t> pending_; // flows not yet drained
+  std::vector<double> last_done_;      // latest completion among its drained flows
+  std::vector<char> started_;
+  std::int64_t finished_ = 0;
+  using Fin = std::pair<double, std::uint32_t>;
+  std::priority_queue<Fin, std::vector<Fin>, std::greater<Fin>> fin_;
+
+  // Active flows (structure of arrays) and their channels.
+  std::vector<double> rem_, rate_, t0_, bytes_, flat_, drain_at_, new_rate_;
+  std::vector<std::uint32_t> step_, first_, count_;
+  std::vector<std::uint32_t> pool_;
+  std::vector<char> frozen_;
+  double min_drain_ = kInf;
+  bool dirty_ = false;
+  StepFlows buf_;
+};
+
+void Engine::setup_channels() {
+  std::size_t c = static_cast<std::size_t>(net_.channel_count());
+  if (c >= std::numeric_limits<std::uint32_t>::max())
+    fail_runtime("network", "too many channels for the analytic engine");
+  bw_.resize(c);
+  lat_.resize(c);
+  down_.assign(c, 0);
+  for (std::size_t l = 0; l < net_.links.size(); ++l) {
+    const topo::Link& k = net_.links[l];
+    bw_[2 * l] = bw_[2 * l + 1] = k.bandwidth_bytes_per_s;
+    lat_[2 * l] = lat_[2 * l + 1] = k.latency_s;
+    if (!(k.bandwidth_bytes_per_s > 0) || !std::isfinite(k.bandwidth_bytes_per_s))
+      fail_input("network/links/" + std::to_string(l), "bandwidth must be positive");
+    if (opt_.down_links && l < opt_.down_links->size() && (*opt_.down_links)[l])
+      down_[2 * l] = down_[2 * l + 1] = 1;
+  }
+  cnt_.assign(c, 0);
+  cap_.assign(c, 0);
+  head_.assign(c, 0);
+  run_.assign(c, 0);
+  res_.channel_bytes.assign(c, 0);
+}
+
+void Engine::setup_steps() {
+  const auto& steps = prog_.steps();
+  const auto& phases = prog_.phases();
+  std::size_t ns = steps.size();
+  if (ns >= std::numeric_limits<std::uint32_t>::max()) fail_input(kWhere, "too many steps");
+  deps_left_.assign(ns, 0);
+  dep_head_.assign(ns + 1, 0);
+  for (std::size_t s = 0; s < ns; ++s) {
+    if (steps[s].phase < 0 || static_cast<std::size_t>(steps[s].phase) >= phases.size())
+      fail_input(kWhere, "step " + std::to_string(s) + " names phase " +
+                             std::to_string(steps[s].phase) + ", but there are " +
+                             std::to_string(phases.size()));
+    for (std::int64_t a : steps[s].after) {
+      if (a < 0 || static_cast<std::size_t>(a) >= ns || static_cast<std::size_t>(a) == s)
+        fail_input(kWhere, "step " + std::to_string(s) + " depends on step " + std::to_string(a) +
+                               ", which does not exist or is itself");
+      ++dep_head_[static_cast<std::size_t>(a) + 1];
+    }
+    deps_left_[s] = static_cast<std::uint32_t>(steps[s].after.size());
+  }
+  for (std::size_t s = 0; s < ns; ++s) dep_head_[s + 1] += dep_head_[s];
+  dependents_.resize(dep_head_[ns]);
+  std::vector<std::size_t> fill(dep_head_.begin(), dep_head_.end() - 1);
+  for (std::size_t s = 0; s < ns; ++s)
+    for (std::int64_t a : steps[s].after)
+      dependents_[fill[static_cast<std::size_t>(a)]++] = static_cast<std::uint32_t>(s);
+  pending_.assign(ns, 0);
+  last_done_.assign(ns, 0);
+  started_.assign(ns, 0);
+  res_.step_start_s.assign(ns, 0);
+  res_.step_end_s.assign(ns, 0);
+  res_.steps = static_cast<std::int64_t>(ns);
+}
+
+void Engine::start_step(std::size_t s, double t) {
+  started_[s] = 1;
+  res_.step_start_s[s] = t;
+  last_done_[s] = t;
+  prog_.flows(s, buf_);
+  const std::size_t nch = bw_.size();
+  std::uint32_t pending = 0;
+  for (const Flow& f : buf_.flows) {
+    if (!(f.bytes >= 0) || !std::isfinite(f.bytes))
+      fail_input(kWhere, "step " + std::to_string(s) + ": a flow from " + std::to_string(f.src) +
+                             " to " + std::to_string(f.dst) + " has invalid bytes");
+    if (static_cast<std::size_t>(f.first) + f.count > buf_.channels.size())
+      fail_runtime(kWhere, "step " + std::to_string(s) + ": flow channels out of the pool");
+    double lat = 0;
+    for (std::uint32_t i = 0; i < f.count; ++i) {
+      std::int64_t ch = buf_.channels[f.first + i];
+      if (ch < 0 || static_cast<std::size_t>(ch) >= nch)
+        fail_input(kWhere, "step " + std::to_string(s) + ": a flow from " + std::to_string(f.src) +
+                               " to " + std::to_string(f.dst) + " uses channel " +
+                               std::to_string(ch) + ", which does not exist");
+      if (down_[static_cast<std::size_t>(ch)])
+        fail_input(kWhere, "step " + std::to_string(s) + ": a flow from " + std::to_string(f.src) +
+                               " to " + std::to_string(f.dst) + " uses failed link " +
+                               std::to_string(topo::link_of_channel(ch)));
+      lat += lat_[static_cast<std::size_t>(ch)];
+      res_.channel_bytes[static_cast<std::size_t>(ch)] += f.bytes;
+    }
+    ++res_.flows;
+    if (f.count == 0 || f.bytes == 0) {
+      // Nothing to share: the flow completes after its latency alone.
+      last_done_[s] = std::max(last_done_[s], t + lat);
+      continue;
+    }
+    ++pending;
+    rem_.push_back(f.bytes);
+    rate_.push_back(0);
+    t0_.push_back(t);
+    bytes_.push_back(f.bytes);
+    flat_.push_back(lat);
+    drain_at_.push_back(kInf);
+    step_.push_back(static_cast<std::uint32_t>(s));
+    if (pool_.size() + f.count >= std::numeric_limits<std::uint32_t>::max())
+      fail_infeasible(kWhere, "too many concurrent flow hops for the analytic engine");
+    first_.push_back(static_cast<std::uint32_t>(pool_.size()));
+    count_.push_back(f.count);
+    for (std::uint32_t i = 0; i < f.count; ++i)
+      pool_.push_back(static_cast<std::uint32_t>(buf_.channels[f.first + i]));
+  }
+  pending_[s] = pending;
+  if (pending == 0)
+    fin_.push({last_done_[s], static_cast<std::uint32_t>(s)});
+  else
+    dirty_ = true;
+}
+
+// Max-min fair rates by progressive filling. All channels whose fair share equals the current
+// minimum are frozen in one pass, so a step of N symmetric flows is one pass over its channels.
+void Engine::compute_rates(double t) {
+  ++res_.rate_computations;
+  const std::size_t nf = rem_.size();
+  touch_.clear();
+  for (std::size_t f = 0; f < nf; ++f)
+    for (std::uint32_t i = 0; i < count_[f]; ++i) {
+      std::uint32_t c = pool_[first_[f] + i];
+      if (cnt_[c]++ == 0) touch_.push_back(c);
+    }
+  // CSR of flows by channel (a flow crossing a channel twice appears twice, and so uses twice
+  // its rate there, which is what it does).
+  std::uint32_t acc = 0;
+  for (std::uint32_t c : touch_) {
+    head_[c] = acc;
+    run_[c] = cnt_[c];
+    acc += cnt_[c];
+    cap_[c] = bw_[c];
+  }
+  csr_.resize(acc);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (std::uint32_t i = 0; i < count_[f]; ++i)
+      csr_[head_[pool_[first_[f] + i]]++] = static_cast<std::uint32_t>(f);
+  for (std::uint32_t c : touch_) head_[c] -= run_[c]; // back to the start of each run
+
+  frozen_.assign(nf, 0);
+  new_rate_.assign(nf, 0);
+  std::vector<std::uint32_t>& live = touch_; // channels that still carry unfrozen flows
+  std::size_t unfrozen = nf;
+  while (unfrozen > 0) {
+    double share = kInf;
+    for (std::uint32_t c : live) share = std::min(share, cap_[c] / cnt_[c]);
+    if (!(share > 0) || !std::isfinite(share))
+      fail_runtime("analytic engine", "max-min fair share is not positive");
+    // Decide the whole level before freezing anything: freezing only raises other channels'
+    // shares, but rounding could otherwise move a channel across the tie limit mid-pass.
+    const double limit = share * (1 + kShareTie);
+    level_.clear();
+    for (std::uint32_t c : live)
+      if (cap_[c] / cnt_[c] <= limit) level_.push_back(c);
+    for (std::uint32_t c : level_)
+      for (std::uint32_t k = head_[c], e = head_[c] + run_[c]; k < e; ++k) {
+        std::uint32_t f = csr_[k];
+        if (frozen_[f]) continue;
+        frozen_[f] = 1;
+        new_rate_[f] = share;
+        --unfrozen;
+        for (std::uint32_t i = 0; i < count_[f]; ++i) {
+          std::uint32_t c2 = pool_[first_[f] + i];
+          cap_[c2] -= share;
+          --cnt_[c2];
+        }
+      }
+    live.erase(
+        std::remove_if(live.begin(), live.end(), [&](std::uint32_t c) { return cnt_[c] == 0; }),
+        live.end());
+  }
+  // Every cnt_ is back to 0 here: each flow decremented each of its channels once per crossing.
+
+  min_drain_ = kInf;
+  for (std::size_t f = 0; f < nf; ++f) {
+    if (new_rate_[f] != rate_[f]) {
+      if (rate_[f] > 0) rem_[f] = std::max(0.0, rem_[f] - rate_[f] * (t - t0_[f]));
+      t0_[f] = t;
+      rate_[f] = new_rate_[f];
+      drain_at_[f] = t0_[f] + rem_[f] / rate_[f];
+    }
+    min_drain_ = std::min(min_drain_, drain_at_[f]);
+  }
+}
+
+// Retires every flow whose data has drained by t (or all but a rounding error of it).
+void Engine::drain(double t) {
+  const std::size_t nf = rem_.size();
+  std::size_t w = 0;
+  std::uint32_t pw = 0;
+  for (std::size_t f = 0; f < nf; ++f) {
+    bool done =
+        drain_at_[f] <= t || rem_[f] - rate_[f] * (t - t0_[f]) <= kDrainedFraction * bytes_[f];
+    if (done) {
+      std::uint32_t s = step_[f];
+      last_done_[s] = std::max(last_done_[s], t + flat_[f]);
+      if (--pending_[s] == 0) fin_.push({last_done_[s], s});
+      continue;
+    }
+    // Keep it: stable compaction of the flow arrays and of the channel pool (flows appear in
+    // pool order, so the pool compacts in place too).
+    std::uint32_t first = first_[f], count = count_[f];
+    for (std::uint32_t i = 0; i < count; ++i) pool_[pw + i] = pool_[first + i];
+    rem_[w] = rem_[f];
+    rate_[w] = rate_[f];
+    t0_[w] = t0_[f];
+    bytes_[w] = bytes_[f];
+    flat_[w] = flat_[f];
+    drain_at_[w] = drain_at_[f];
+    step_[w] = step_[f];
+    first_[w] = pw;
+    count_[w] = count;
+    pw += count;
+    ++w;
+  }
+  for (auto* v : {&rem_, &rate_, &t0_, &bytes_, &flat_, &drain_at_}) v->resize(w);
+  step_.resize(w);
+  first_.resize(w);
+  count_.resize(w);
+  pool_.resize(pw);
+}
+
+void Engine::finish_step(std::size_t s, double t) {
+  res_.step_end_s[s] = t;
+  ++finished_;
+  if (opt_.progress) opt_.progress->update(static_cast<std::uint64_t>(finished_));
+  for (std::size_t k = dep_head_[s]; k < dep_head_[s + 1]; ++k) {
+    std::uint32_t d = dependents_[k];
+    if (--deps_left_[d] == 0) start_step(d, t);
+  }
+}
+
+AnalyticResult Engine::run() {
+  setup_channels();
+  setup_steps();
+  const std::size_t ns = deps_left_.size();
+  for (std::size_t s = 0; s < ns; ++s)
+    if (deps_left_[s] == 0) start_step(s, 0.0);
+  double t = 0;
+  for (;;) {
+    if (dirty_) {
+      dirty_ = false;
+      if (!rem_.empty()) compute_rates(t);
+    }
+    const double td = rem_.empty() ? kInf : min_drain_;
+    const double tf = fin_.empty() ? kInf : fin_.top().first;
+    if (td == kInf && tf == kInf) break;
+    ++res_.events;
+    if (td <= tf) {
+      t = td;
+      drain(t);
+      dirty_ = true;
+    } else {
+      t = tf;
+      // Steps finishing now may start steps without flows that finish now too: drain them all.
+      while (!fin_.empty() && fin_.top().first == t) {
+        std::uint32_t s = fin_.top().second;
+        fin_.pop();
+        finish_step(s, t);
+      }
+    }
+  }
+  if (static_cast<std::size_t>(finished_) != ns) {
+    std::size_t example = 0;
+    while (example < ns && started_[example]) ++example;
+    fail_input(kWhere, std::to_string(ns - static_cast<std::size_t>(finished_)) +
+                           " steps never start: their dependencies form a cycle (e.g. step " +
+                           std::to_string(example) + ")");
+  }
+
+  // Phases and totals.
+  const auto& names = prog_.phases();
+  const auto& steps = prog_.steps();
+  res_.phases.resize(names.size());
+  for (std::size_t p = 0; p < names.size(); ++p) res_.phases[p].name = names[p];
+  for (std::size_t s = 0; s < ns; ++s) {
+    PhaseResult& ph = res_.phases[static_cast<std::size_t>(steps[s].phase)];
+    if (ph.steps == 0) {
+      ph.start_s = res_.step_start_s[s];
+      ph.end_s = res_.step_end_s[s];
+    } else {
+      ph.start_s = std::min(ph.start_s, res_.step_start_s[s]);
+      ph.end_s = std::max(ph.end_s, res_.step_end_s[s]);
+    }
+    ++ph.steps;
+    res_.time_s = std::max(res_.time_s, res_.step_end_s[s]);
+  }
+
+  // Utilisation per directed channel of every live link.
+  double sum = 0, sum_busy = 0;
+  for (std::size_t c = 0; c < bw_.size(); ++c) {
+    if (down_[c]) continue;
+    ++res_.live_channels;
+    double u = res_.time_s > 0 ? res_.channel_bytes[c] / (bw_[c] * res_.time_s) : 0.0;
+    res_.max_utilisation = std::max(res_.max_utilisation, u);
+    sum += u;
+    if (res_.channel_bytes[c] > 0) {
+      ++res_.busy_channels;
+      sum_busy += u;
+    }
+  }
+  if (res_.live_channels > 0) res_.mean_utilisation = sum / static_cast<double>(res_.live_channels);
+  if (res_.busy_channels > 0)
+    res_.mean_busy_utilisation = sum_busy / static_cast<double>(res_.busy_channels);
+  return std::move(res_);
+}
+
+} // namespace
+
+AnalyticResult simulate_analytic(const Program& program, const topo::Network& network,
+                                 const AnalyticOptions& options) {
+  Engine e(program, network, options);
+  return e.run();
+}
+
+} // namespace icnkit::sim
