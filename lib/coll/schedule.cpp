@@ -1,13 +1,207 @@
 #include "coll/schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
 namespace icnkit::coll {
+
+namespace {
+
+constexpr std::int64_t kMaxDen = std::int64_t{1} << 31;
+constexpr std::int64_t kMaxSteps = 10'000'000;
+constexpr int kMaxRingSize = 1 << 20;
+constexpr int kMaxChunks = 1 << 16;
+
+bool parse_digits(const std::string& s, std::int64_t& out) {
+  if (s.empty() || s.size() > 12) return false;
+  out = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    out = out * 10 + (c - '0');
+  }
+  return true;
+}
+
+} // namespace
+
+Fraction parse_fraction(const std::string& text, const std::string& where) {
+  std::int64_t num = 0, den = 1;
+  auto slash = text.find('/');
+  bool ok = slash == std::string::npos
+                ? parse_digits(text, num)
+                : parse_digits(text.substr(0, slash), num) && parse_digits(text.substr(slash + 1), den);
+  if (!ok) fail_input(where, "expected a fraction like \"1/2\", got \"" + text + "\"");
+  if (den == 0 || num == 0 || num > den || den > kMaxDen)
+    fail_input(where, "fraction \"" + text + "\" must lie in (0, 1] with a denominator <= 2^31");
+  std::int64_t g = std::gcd(num, den);
+  return {num / g, den / g};
+}
+
+std::string to_string(const Fraction& f) {
+  return f.den == 1 ? std::to_string(f.num) : std::to_string(f.num) + "/" + std::to_string(f.den);
+}
+
+Fraction make_fraction(std::int64_t num, std::int64_t den) {
+  if (den <= 0 || num <= 0 || num > den)
+    fail_runtime("coll", "fraction " + std::to_string(num) + "/" + std::to_string(den) +
+                             " outside (0, 1]");
+  std::int64_t g = std::gcd(num, den);
+  if (den / g > kMaxDen) fail_runtime("coll", "fraction denominator above 2^31");
+  return {num / g, den / g};
+}
+
+std::int64_t Schedule::step_count() const {
+  std::int64_t n = 0;
+  for (auto& p : phases) n += static_cast<std::int64_t>(p.steps.size());
+  return n;
+}
+
 json to_json(const Schedule& s) {
-  json j = s.body;
+  json phases = json::array();
+  for (auto& p : s.phases) {
+    json steps = json::array();
+    for (auto& st : p.steps) {
+      json transfers = json::array();
+      for (auto& t : st.transfers) {
+        json rings = t.rings ? json(*t.rings) : json("all");
+        transfers.push_back({{"direction", t.direction},
+                             {"origin_offset", t.origin_offset},
+                             {"dest_offset", t.dest_offset},
+                             {"fraction", to_string(t.fraction)},
+                             {"bytes", transfer_bytes(p, t)},
+                             {"rings", rings}});
+      }
+      steps.push_back({{"id", st.id},
+                       {"after", st.after},
+                       {"shared_links", st.shared_links},
+                       {"transfers", transfers}});
+    }
+    phases.push_back({{"name", p.name},
+                      {"chunk", p.chunk},
+                      {"dimension", p.dimension},
+                      {"ring_size", p.ring_size},
+                      {"block_bytes", p.block_bytes},
+                      {"steps", steps}});
+  }
+  json j = {{"collective", s.collective},
+            {"algorithm", s.algorithm},
+            {"dim_scheduling", s.dim_scheduling},
+            {"fault_handling", s.fault_handling},
+            {"bytes_per_node", s.bytes_per_node},
+            {"chunks", s.chunks},
+            {"step_count", s.step_count()},
+            {"phases", phases}};
+  if (s.verification) {
+    const Verification& v = *s.verification;
+    j["verification"] = {{"delivered", v.delivered},
+                         {"method", v.method},
+                         {"phases_checked", v.phases_checked},
+                         {"steps_checked", v.steps_checked},
+                         {"rings_checked", v.rings_checked},
+                         {"pieces_checked", v.pieces_checked},
+                         {"hop_transfers_checked", v.hop_transfers_checked},
+                         {"failed_links_avoided", v.failed_links_avoided}};
+  }
   j["network_fingerprint"] = s.network_fingerprint;
   return j;
 }
+
+namespace {
+
+RingTransfer parse_transfer(ObjReader& r, const Phase& p) {
+  RingTransfer t;
+  t.direction = static_cast<int>(r.integer("direction", -1, 1));
+  if (t.direction == 0) r.fail("direction", "must be +1 or -1");
+  t.origin_offset = static_cast<int>(r.integer("origin_offset", 0, p.ring_size - 1));
+  t.dest_offset = static_cast<int>(r.integer("dest_offset", 0, p.ring_size - 1));
+  t.fraction = parse_fraction(r.string("fraction"), r.where("fraction"));
+  double bytes = r.number("bytes");
+  double want = transfer_bytes(p, t);
+  if (!(std::fabs(bytes - want) <= 1e-9 * want))
+    r.fail("bytes", "is " + std::to_string(bytes) + " but fraction x block_bytes is " +
+                        std::to_string(want));
+  const json& rings = r.raw("rings");
+  if (rings.is_string()) {
+    if (rings.get<std::string>() != "all") r.fail("rings", "expected \"all\" or a list of ring ids");
+  } else if (rings.is_array()) {
+    std::vector<std::int64_t> ids = r.int_list("rings", 0);
+    if (ids.empty()) r.fail("rings", "an empty ring list moves nothing; drop the transfer");
+    for (std::size_t k = 1; k < ids.size(); ++k)
+      if (ids[k] <= ids[k - 1]) r.fail("rings", "ring ids must be ascending and unique");
+    t.rings = std::move(ids);
+  } else {
+    r.fail("rings", "expected \"all\" or a list of ring ids");
+  }
+  r.done();
+  return t;
+}
+
+} // namespace
+
 Schedule parse_schedule(ObjReader& r) {
   Schedule s;
+  s.collective = r.string("collective");
+  s.algorithm = r.string("algorithm");
+  s.dim_scheduling = r.string("dim_scheduling");
+  s.fault_handling = r.string("fault_handling");
+  s.bytes_per_node = r.integer("bytes_per_node", 1);
+  s.chunks = static_cast<int>(r.integer("chunks", 1, kMaxChunks));
+  std::int64_t declared_steps = r.integer("step_count", 0, kMaxSteps);
+  std::vector<char> seen_step(static_cast<std::size_t>(declared_steps), 0);
+  std::vector<std::string> names;
+  for (auto& po : r.objects("phases")) {
+    Phase p;
+    p.name = po.string("name");
+    if (p.name.empty()) po.fail("name", "must not be empty");
+    if (std::find(names.begin(), names.end(), p.name) != names.end())
+      po.fail("name", "phase name \"" + p.name + "\" is used twice");
+    names.push_back(p.name);
+    p.chunk = static_cast<int>(po.integer("chunk", 0, s.chunks - 1));
+    p.dimension = static_cast<int>(po.integer("dimension", 0, 63));
+    p.ring_size = static_cast<int>(po.integer("ring_size", 1, kMaxRingSize));
+    p.block_bytes = po.positive("block_bytes");
+    std::int64_t prev = -1;
+    for (auto& so : po.objects("steps")) {
+      Step st;
+      st.id = so.integer("id", 0, declared_steps - 1);
+      if (st.id <= prev) so.fail("id", "step ids must ascend within a phase");
+      prev = st.id;
+      if (seen_step[static_cast<std::size_t>(st.id)])
+        so.fail("id", "step id " + std::to_string(st.id) + " is used twice");
+      seen_step[static_cast<std::size_t>(st.id)] = 1;
+      st.after = so.int_list("after", 0, std::max<std::int64_t>(st.id - 1, 0));
+      if (st.id == 0 && !st.after.empty()) so.fail("after", "step 0 cannot depend on another step");
+      for (std::size_t k = 1; k < st.after.size(); ++k)
+        if (st.after[k] <= st.after[k - 1]) so.fail("after", "ids must be ascending and unique");
+      st.shared_links = so.boolean("shared_links");
+      for (auto& to : so.objects("transfers")) st.transfers.push_back(parse_transfer(to, p));
+      so.done();
+      p.steps.push_back(std::move(st));
+    }
+    po.done();
+    s.phases.push_back(std::move(p));
+  }
+  for (std::size_t k = 0; k < seen_step.size(); ++k)
+    if (!seen_step[k])
+      r.fail("step_count", "is " + std::to_string(declared_steps) + " but no phase has step " +
+                               std::to_string(k) + " (step ids must be dense)");
+  if (auto vo = r.object_opt("verification")) {
+    Verification v;
+    v.delivered = vo->boolean("delivered");
+    v.method = vo->string("method");
+    v.phases_checked = vo->integer("phases_checked", 0);
+    v.steps_checked = vo->integer("steps_checked", 0);
+    v.rings_checked = vo->integer("rings_checked", 0);
+    v.pieces_checked = vo->integer("pieces_checked", 0);
+    v.hop_transfers_checked = vo->integer("hop_transfers_checked", 0);
+    v.failed_links_avoided = vo->integer("failed_links_avoided", 0);
+    vo->done();
+    s.verification = v;
+  }
   s.network_fingerprint = r.string("network_fingerprint");
+  r.done();
   return s;
 }
+
 } // namespace icnkit::coll

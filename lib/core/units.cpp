@@ -73,12 +73,13 @@ double parse_bandwidth(const std::string& text, const std::string& where) {
 }
 
 double parse_time(const std::string& text, const std::string& where) {
-  static const std::map<std::string, double> k = {{"", 1},      {"s", 1},     {"ms", 1e-3},
-                                                  {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+  // Divisors, not factors: 500 / 1e9 is exactly the double nearest 5e-7, 500 * 1e-9 is not.
+  static const std::map<std::string, double> k = {{"", 1},     {"s", 1},    {"ms", 1e3},
+                                                  {"us", 1e6}, {"ns", 1e9}, {"ps", 1e12}};
   auto [v, unit] = split(text, where, "time (e.g. 1us)");
   auto it = k.find(unit);
   if (it == k.end()) fail_usage(where, "unknown time unit '" + unit + "' (use s, ms, us, ns, ps)");
-  double t = v * it->second;
+  double t = v / it->second;
   if (!(t >= 0) || !std::isfinite(t)) fail_usage(where, "time must not be negative");
   return t;
 }

@@ -1,0 +1,41 @@
+// A schedule as a simulation program (lib/sim/program.hpp): the ring transfers of a step are
+// expanded into one-hop flows on demand, one step at a time.
+#pragma once
+#include "coll/schedule.hpp"
+#include "sim/program.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace icnkit::coll {
+
+class ScheduleProgram : public sim::Program {
+public:
+  // Copies what it needs from `s` and `net` (neither must outlive the program). The network must
+  // be the torus the schedule was made for (Error(Infeasible) for another family; shapes are
+  // checked by verify(), run it first on schedules read from documents).
+  ScheduleProgram(const Schedule& s, const topo::Network& net);
+
+  const std::vector<std::string>& phases() const override { return phase_names_; }
+  const std::vector<sim::StepInfo>& steps() const override { return steps_; }
+  // For every transfer, every ring in its scope (ascending), every position (ascending):
+  // add1(chip, neighbour, bytes, channel). Deterministic order.
+  void flows(std::size_t step, sim::StepFlows& out) const override;
+
+private:
+  struct DimTable {
+    // Indexed by ring * size + position: the chip, and its neighbour / channel per direction.
+    std::vector<std::int64_t> chip, next_plus, next_minus, chan_plus, chan_minus;
+    std::int64_t ring_count = 0;
+    int size = 0;
+  };
+  Schedule sched_;
+  std::vector<std::string> phase_names_;
+  std::vector<sim::StepInfo> steps_;
+  std::vector<std::pair<std::size_t, std::size_t>> where_; // step id -> (phase, index)
+  std::vector<DimTable> dims_;
+};
+
+} // namespace icnkit::coll

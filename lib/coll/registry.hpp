@@ -1,0 +1,72 @@
+// The one explicit list of collectives, collective algorithms and dimension schedulers, with
+// their descriptions. coll-sched's --help, its validation of --collective / --algorithm / --dims
+// and --describe all derive from these lists; nothing else switches over names.
+#pragma once
+#include "coll/ring.hpp"
+#include "coll/schedule.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <string>
+#include <vector>
+
+namespace icnkit::coll {
+
+struct ParamInfo {
+  std::string name;          // as in the schedule / on the command line
+  std::string unit;          // "bytes", "" for counts
+  std::string default_value; // as text
+  std::string range;         // e.g. "1..64"
+  std::string summary;
+};
+
+struct CollectiveInfo {
+  std::string name; // "all-to-all"
+  std::string summary;
+};
+
+struct AlgorithmInfo {
+  std::string name;
+  std::string summary;
+  std::string reference;
+  std::vector<std::string> collectives; // the collectives it implements
+  // What it does about failed links and chips: "none" = it needs every link of every ring.
+  std::string fault_handling;
+  std::vector<ParamInfo> params;
+  RingPlan (*plan)(int ring_size) = nullptr; // one ring's steps for the all-to-all
+  bool implements(const std::string& collective) const;
+};
+
+// What a dimension scheduler composes: one algorithm's ring plans over a torus.
+struct ComposeInput {
+  const AlgorithmInfo* algorithm = nullptr;
+  const topo::TorusGeometry* geometry = nullptr;
+  std::string collective;
+  std::int64_t bytes_per_node = 0;
+};
+
+struct DimSchedulingInfo {
+  std::string name;
+  std::string summary;
+  std::string reference;
+  std::vector<ParamInfo> params;
+  Schedule (*compose)(const ComposeInput&) = nullptr; // phases and steps, unverified
+};
+
+const std::vector<CollectiveInfo>& collectives();
+const std::vector<AlgorithmInfo>& algorithms();
+const std::vector<DimSchedulingInfo>& dim_schedulings();
+
+// Lookups that throw Error(Usage) naming `where` and listing the known names.
+const CollectiveInfo& require_collective(const std::string& name, const std::string& where);
+const AlgorithmInfo& require_algorithm(const std::string& name, const std::string& where);
+const DimSchedulingInfo& require_dim_scheduling(const std::string& name, const std::string& where);
+
+// "ring, halfring" style lists for messages and --help.
+std::string collective_names();
+std::string algorithm_names();
+std::string dim_scheduling_names();
+
+// Everything above as one JSON object (coll-sched --describe).
+json describe();
+
+} // namespace icnkit::coll

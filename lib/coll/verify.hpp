@@ -1,0 +1,50 @@
+// Delivery verification of an all-to-all schedule on a torus, exact and explicit.
+//
+// What is checked:
+//  1. Structure: every phase's dimension exists, its ring_size is that dimension's size, its
+//     block is bytes_per_node / chunks / ring_size; transfers name existing rings.
+//  2. Order: the steps of one chunk are totally ordered by `after` (transitively), and in that
+//     order each phase of the chunk is one contiguous run; each chunk has exactly one phase per
+//     dimension of size > 1.
+//  3. Pieces, ring by ring: for every phase and every ring of its dimension, the amount of every
+//     (holder, origin, destination) piece is tracked in integer units of 1/L block (L = lcm of the
+//     phase's fraction denominators, so no rounding anywhere). Initially every position holds one
+//     whole block for every destination position (its own included). Steps run in id order,
+//     which is a topological order; a step's transfers all read the state before the step
+//     (store-and-forward: what arrives in a step can only leave in a later step), and each must
+//     take an amount the sender holds. At the end every position must hold exactly one whole
+//     block from every origin, destined to itself, and nothing else.
+//  4. Links: no one-hop transfer uses a failed link or touches a failed chip, and, unless the
+//     step says shared_links, no two transfers of a step use the same directed link.
+//
+// Why 3 (per ring, per phase) proves that every (source, destination) block of the whole torus
+// reaches its destination exactly once. Take one chunk, whose phases run one after the other
+// (check 2), along dimensions d1, d2, ... each once. Induction over the phases: before the phase
+// along d, every node holds its chunk's data grouped by the destination's coordinate d, the same
+// amount (one block) for every value of that coordinate, whatever the coordinates fixed so far:
+// for an all-to-all every node starts with S/C spread evenly over all destinations, and a phase
+// permutes whole blocks, so this stays true. A phase only moves data along d inside rings, so it
+// never changes a piece's other coordinates. Check 3 shows that inside each ring the block that
+// position i holds for destination position j ends, whole and undivided in total, at position j,
+// and that nothing is created, lost or duplicated (amounts are conserved and end exactly at
+// their destination). Hence after the phase along d every piece sits at the node whose
+// coordinate d equals its destination's, with every earlier-fixed coordinate still right. After
+// the last dimension all coordinates agree: every byte of every (source, destination) block is at
+// its destination, exactly once. Chunks carry disjoint data, so they compose independently.
+#pragma once
+#include "coll/schedule.hpp"
+#include "core/error.hpp"
+#include "topo/network.hpp"
+
+#include <string>
+
+namespace icnkit::coll {
+
+// Verifies `s` on `net` with `faults`; on success returns the statistics (delivered = true).
+// On failure throws Error(on_failure, WHERE, WHAT): Runtime for a schedule our own generator
+// just made (a bug), Input for a schedule read from a document. WHERE is `where` plus the JSON
+// pointer of the offending phase / step / transfer (e.g. "stdin:/schedule/phases/0/steps/3").
+Verification verify(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
+                    ErrorKind on_failure, const std::string& where = "/schedule");
+
+} // namespace icnkit::coll

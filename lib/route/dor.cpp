@@ -1,0 +1,59 @@
+#include "route/dor.hpp"
+
+#include "core/error.hpp"
+
+namespace icnkit::route {
+
+DorRouting::DorRouting(const topo::Network& n, DorOptions o)
+    : geo_(topo::TorusGeometry::of(n, "DOR")), opt_(std::move(o)), dims_(geo_.dims()) {
+  if (static_cast<int>(opt_.dimension_order.size()) != dims_)
+    fail_runtime("DOR", "dimension_order has the wrong length for this torus");
+  // Coordinates and output channels are tabulated once: route() is called tens of millions of
+  // times by the verification and would otherwise spend its time in divisions.
+  const auto count = static_cast<std::size_t>(geo_.count());
+  coords_.resize(count * static_cast<std::size_t>(dims_));
+  out_.resize(count * static_cast<std::size_t>(dims_) * 2);
+  for (std::int64_t c = 0; c < geo_.count(); ++c)
+    for (int d = 0; d < dims_; ++d) {
+      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) + static_cast<std::size_t>(d);
+      coords_[i] = geo_.coord(c, d);
+      out_[2 * i] = geo_.channel(c, d, -1);
+      out_[2 * i + 1] = geo_.channel(c, d, +1);
+    }
+}
+
+std::vector<Choice> DorRouting::route(const PacketState& p) const {
+  std::vector<Choice> out;
+  route_into(p, out);
+  return out;
+}
+
+void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
+  out.clear();
+  if (p.node == p.dst) return;
+  const auto D = static_cast<std::size_t>(dims_);
+  const int* here = &coords_[static_cast<std::size_t>(p.node) * D];
+  const int* there = &coords_[static_cast<std::size_t>(p.dst) * D];
+  for (int d : opt_.dimension_order) {
+    const int x = here[d], t = there[d];
+    if (x == t) continue;
+    const int s = geo_.size(d);
+    const int delta = ((t - x) % s + s) % s;
+    int dir;
+    if (2 * delta < s) dir = +1;
+    else if (2 * delta > s) dir = -1;
+    else dir = (opt_.tie == Tie::Plus || x % 2 == 0) ? +1 : -1;
+    Choice c;
+    c.channel = out_[(static_cast<std::size_t>(p.node) * D + static_cast<std::size_t>(d)) * 2 + (dir > 0 ? 1 : 0)];
+    if (opt_.dateline) {
+      // Link ids are chip * D + d, so a channel's dimension is its link id mod D.
+      const bool same_dim = p.in_channel >= 0 && topo::link_of_channel(p.in_channel) % dims_ == d;
+      const bool wrap = dir > 0 ? x == s - 1 : x == 0;
+      c.vc = (same_dim && p.vc == 1) || wrap ? 1 : 0;
+    }
+    out.push_back(c);
+    return;
+  }
+}
+
+} // namespace icnkit::route

@@ -1,0 +1,56 @@
+// Dimension-order routing (DOR) on the torus, with dateline virtual channels
+// (shared/reference/algorithms.md §7; seeds/dimension-order-routing).
+#pragma once
+#include "route/routing.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace icnkit::route {
+
+// How a half-way tie on an even ring is broken.
+enum class Tie {
+  Parity, // + from an even coordinate, - from an odd one (TPU v4, NSDI'24, ART)
+  Plus,   // always + (the seed's rule)
+};
+
+struct DorOptions {
+  std::vector<int> dimension_order; // a permutation of 0..D-1
+  Tie tie = Tie::Parity;
+  bool dateline = true; // 2 VC classes per dimension; without it 1 VC (and possibly deadlock)
+};
+
+// Finishes the dimensions in dimension_order one after the other, each in its shortest direction.
+// DOR does not route around faults: it always returns its one hop, trace() reports the rest.
+//
+// The routing is source-independent: a tie can only occur where the packet starts a dimension
+// (once it moves, the remaining distance in that dimension drops below half the ring), and there
+// the current coordinate equals the source's, so "parity of the source coordinate" is the parity
+// of the current one. Mid-dimension the direction is recomputed and stays the same.
+//
+// Dateline: the hop over a dimension's wrap link (S-1 -> 0 going +, 0 -> S-1 going -) and every
+// later hop in that dimension use VC 1, earlier hops VC 0; a new dimension starts on VC 0.
+// Taking VC 1 on the wrap hop itself follows BookSim's dim_order_torus; a minimal route crosses
+// each wrap link at most once, so both VC classes are acyclic per ring.
+class DorRouting : public RoutingFunction {
+public:
+  DorRouting(const topo::Network& n, DorOptions o);
+
+  int vc_count() const override { return opt_.dateline ? 2 : 1; }
+  bool source_independent() const override { return true; }
+  std::vector<Choice> route(const PacketState& p) const override;
+  void route_into(const PacketState& p, std::vector<Choice>& out) const override;
+
+  const topo::TorusGeometry& geometry() const { return geo_; }
+  const DorOptions& options() const { return opt_; }
+
+private:
+  topo::TorusGeometry geo_;
+  DorOptions opt_;
+  int dims_;
+  std::vector<int> coords_;           // chip * dims + d
+  std::vector<std::int64_t> out_;     // (chip * dims + d) * 2 + (dir > 0): the channel to leave on
+};
+
+} // namespace icnkit::route

@@ -1,0 +1,218 @@
+#include "route/verify.hpp"
+
+#include "core/progress.hpp"
+#include "route/cdg.hpp"
+#include "route/step.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace icnkit::route {
+
+std::int64_t default_hop_limit(const topo::Network& n) {
+  return 4 * std::max<std::int64_t>(n.metrics.diameter, 1) + 16;
+}
+
+namespace {
+
+// Counts and statistics as pairs come in, in any order; keeps the first unreachable pairs.
+class Tally {
+public:
+  void delivered(std::int64_t hops) {
+    if (static_cast<std::size_t>(hops) >= histogram_.size()) histogram_.resize(static_cast<std::size_t>(hops) + 1, 0);
+    ++histogram_[static_cast<std::size_t>(hops)];
+    ++delivered_;
+    total_hops_ += hops;
+  }
+  void unreachable(std::int64_t src, std::int64_t dst, const std::string& reason) {
+    ++unreachable_;
+    // Pairs arrive grouped by destination, not in (src, dst) order: keep a bounded pool and cut
+    // it back to the first kMaxListedUnreachable whenever it grows.
+    if (listed_.size() >= kMaxListedUnreachable &&
+        std::tie(src, dst) > std::tie(listed_.back().src, listed_.back().dst) && sorted_)
+      return;
+    listed_.push_back({src, dst, reason});
+    sorted_ = false;
+    if (listed_.size() >= 8 * kMaxListedUnreachable) trim();
+  }
+  Reachability result(std::int64_t pairs) {
+    trim();
+    Reachability r;
+    r.pairs = pairs;
+    r.unreachable_pairs = unreachable_;
+    r.unreachable = listed_;
+    r.hops.histogram = histogram_;
+    r.hops.max = histogram_.empty() ? 0 : static_cast<std::int64_t>(histogram_.size()) - 1;
+    r.hops.mean = delivered_ ? static_cast<double>(total_hops_) / static_cast<double>(delivered_) : 0.0;
+    return r;
+  }
+
+private:
+  void trim() {
+    std::sort(listed_.begin(), listed_.end(),
+              [](const UnreachablePair& a, const UnreachablePair& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
+    if (listed_.size() > kMaxListedUnreachable) listed_.resize(kMaxListedUnreachable);
+    sorted_ = true;
+  }
+
+  std::vector<std::int64_t> histogram_;
+  std::int64_t delivered_ = 0, total_hops_ = 0, unreachable_ = 0;
+  std::vector<UnreachablePair> listed_;
+  bool sorted_ = true;
+};
+
+// Per destination, remembers for each state (channel, vc) with flags 0 how many hops remain to
+// the destination or why it is never reached. Valid because a source-independent deterministic
+// pick makes the rest of the walk a function of the state alone.
+class Memo {
+public:
+  Memo(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
+       const std::vector<char>& down_chips, std::int64_t hop_limit)
+      : fn_(fn), n_(n), down_links_(down_links), down_chips_(down_chips), vcs_(fn.vc_count()),
+        hop_limit_(hop_limit), stamp_(static_cast<std::size_t>(n.channel_count() * vcs_), 0),
+        value_(stamp_.size(), 0) {}
+
+  void begin(std::uint32_t k) {
+    on_path_ = 2 * k + 1;
+    done_ = 2 * k + 2;
+    reasons_.clear();
+  }
+
+  // Hops from src to dst (>= 0), or -1 with *reason.
+  std::int64_t walk(std::int64_t src, std::int64_t dst, std::string* reason) {
+    path_.clear();
+    PacketState p{src, -1, 0, src, dst, 0};
+    std::int64_t hops = 0;
+    std::int64_t rem = 0;    // remaining hops after the last one taken, when delivered
+    std::int64_t failed = 0; // 0 = delivered; else -(reason index + 1)
+    bool memoize = true;
+    while (p.node != dst) {
+      if (hops >= hop_limit_) {
+        // Only walks through flagged states get here (a repeated flag-0 state is caught below);
+        // their remaining hops are not known exactly, so nothing is remembered.
+        failed = add_reason(detail::loop_reason(hop_limit_));
+        memoize = false;
+        break;
+      }
+      fn_.route_into(p, buf_);
+      std::string why;
+      int i = detail::pick(buf_, n_, down_links_, down_chips_, p.node, &why);
+      if (i < 0) {
+        failed = add_reason(why);
+        break;
+      }
+      const Choice& c = buf_[static_cast<std::size_t>(i)];
+      ++hops;
+      if (c.flags == 0) {
+        const std::int64_t id = c.channel * vcs_ + c.vc;
+        auto& st = stamp_[static_cast<std::size_t>(id)];
+        if (st == done_) {
+          const std::int64_t v = value_[static_cast<std::size_t>(id)];
+          if (v >= 0) rem = v;
+          else failed = v;
+          break;
+        }
+        if (st == on_path_) { // the same state twice: a deterministic loop
+          failed = add_reason(detail::loop_reason(hop_limit_));
+          break;
+        }
+        st = on_path_;
+        path_.push_back(id);
+      } else {
+        path_.push_back(-1);
+      }
+      p = {n_.channel_dst(c.channel), c.channel, c.vc, src, dst, c.flags};
+    }
+    // path_[i] is the state after hop i+1.
+    const std::int64_t total = hops + rem;
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      const std::int64_t id = path_[i];
+      if (id < 0) continue;
+      stamp_[static_cast<std::size_t>(id)] = memoize ? done_ : 0;
+      value_[static_cast<std::size_t>(id)] = failed ? failed : total - static_cast<std::int64_t>(i) - 1;
+    }
+    if (failed) {
+      *reason = reasons_[static_cast<std::size_t>(-failed - 1)];
+      return -1;
+    }
+    return total;
+  }
+
+private:
+  std::int64_t add_reason(const std::string& r) {
+    reasons_.push_back(r);
+    return -static_cast<std::int64_t>(reasons_.size());
+  }
+
+  const RoutingFunction& fn_;
+  const topo::Network& n_;
+  const std::vector<char>& down_links_;
+  const std::vector<char>& down_chips_;
+  int vcs_;
+  std::int64_t hop_limit_;
+  std::vector<std::uint32_t> stamp_; // 2k+1: on the current walk, 2k+2: value_ final (destination k)
+  std::vector<std::int64_t> value_;
+  std::uint32_t on_path_ = 1, done_ = 2;
+  std::vector<std::string> reasons_; // of the current destination
+  std::vector<std::int64_t> path_;
+  std::vector<Choice> buf_;
+};
+
+} // namespace
+
+Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                                std::int64_t hop_limit) {
+  const auto down_links = f.down_links(n);
+  const auto down_chips = f.down_chips(n);
+  std::vector<std::int64_t> live;
+  for (std::int64_t c = 0; c < n.n_chip; ++c)
+    if (!down_chips[static_cast<std::size_t>(c)]) live.push_back(c);
+  const auto L = static_cast<std::int64_t>(live.size());
+  const std::int64_t pairs = L * (L - 1);
+
+  Tally tally;
+  Progress progress("reachability", live.size());
+  if (fn.source_independent()) {
+    Memo memo(fn, n, down_links, down_chips, hop_limit);
+    std::string reason;
+    for (std::size_t k = 0; k < live.size(); ++k) {
+      const std::int64_t dst = live[k];
+      memo.begin(static_cast<std::uint32_t>(k));
+      for (std::int64_t src : live) {
+        if (src == dst) continue;
+        std::int64_t h = memo.walk(src, dst, &reason);
+        if (h >= 0) tally.delivered(h);
+        else tally.unreachable(src, dst, reason);
+      }
+      progress.update(k + 1);
+    }
+  } else {
+    for (std::size_t k = 0; k < live.size(); ++k) {
+      const std::int64_t src = live[k];
+      for (std::int64_t dst : live) {
+        if (src == dst) continue;
+        Path p = trace(fn, n, down_links, down_chips, src, dst, hop_limit);
+        if (p.delivered) tally.delivered(static_cast<std::int64_t>(p.hops.size()));
+        else tally.unreachable(src, dst, p.reason);
+      }
+      progress.update(k + 1);
+    }
+  }
+  progress.finish();
+  return tally.result(pairs);
+}
+
+Verification verify_routing(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f) {
+  Verification v;
+  v.hop_limit = default_hop_limit(n);
+  v.cdg = check_deadlock(fn, n, f, v.hop_limit);
+  v.deadlock_free = !v.cdg.cycle.has_value();
+  Reachability r = check_reachability(fn, n, f, v.hop_limit);
+  v.pairs = r.pairs;
+  v.unreachable_pairs = r.unreachable_pairs;
+  v.unreachable = std::move(r.unreachable);
+  v.hops = std::move(r.hops);
+  return v;
+}
+
+} // namespace icnkit::route

@@ -1,0 +1,34 @@
+// Verification of a routing function on a network with faults: reachability (which pairs it
+// delivers, and why not the others), hop statistics, and the deadlock check (cdg.hpp).
+#pragma once
+#include "route/routing.hpp"
+#include "route/routing_section.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace icnkit::route {
+
+// Walks longer than this count as routing loops: four times the diameter plus slack, far above
+// any minimal or fault-avoiding detour, small enough that a looping function cannot hang the run.
+std::int64_t default_hop_limit(const topo::Network& n);
+
+struct Reachability {
+  std::int64_t pairs = 0; // ordered pairs of distinct live chips
+  std::int64_t unreachable_pairs = 0;
+  std::vector<UnreachablePair> unreachable; // the first kMaxListedUnreachable by (src, dst)
+  HopStats hops;
+};
+
+// Follows trace()'s rule (the first permitted choice whose link and next chip are up) for every
+// pair of live chips. Pairs with a failed endpoint are not demand. Source-independent functions
+// share the work per destination (a state's remaining hops are remembered), so 16.7M pairs of a
+// 16x16x16 torus cost a few tens of millions of routing calls.
+Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                                std::int64_t hop_limit);
+
+// Everything the routing section records: deadlock check, reachability, hop statistics.
+Verification verify_routing(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f);
+
+} // namespace icnkit::route

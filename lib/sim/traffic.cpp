@@ -1,0 +1,57 @@
+#include "sim/traffic.hpp"
+
+#include "core/error.hpp"
+
+namespace icnkit::sim {
+
+AllToAllTraffic::AllToAllTraffic(const topo::Network& n, const topo::Faults& f,
+                                 const route::RoutingFunction& fn, double bytes_per_node,
+                                 std::int64_t max_flows)
+    : net_(n), fn_(fn), down_links_(f.down_links(n)) {
+  std::vector<char> down_chips = f.down_chips(n);
+  for (std::int64_t c = 0; c < n.n_chip; ++c)
+    if (!(static_cast<std::size_t>(c) < down_chips.size() &&
+          down_chips[static_cast<std::size_t>(c)]))
+      live_.push_back(c);
+  const std::int64_t k = static_cast<std::int64_t>(live_.size());
+  const std::int64_t flows = k * (k - 1);
+  if (flows > max_flows)
+    fail_infeasible("--traffic",
+                    "all-to-all over " + std::to_string(k) + " chips is " + std::to_string(flows) +
+                        " flows, more than the analytic engine's practical limit of " +
+                        std::to_string(max_flows) +
+                        " (about 1448 chips); simulate a schedule from coll-sched instead");
+  if (k > 0) bytes_per_flow_ = bytes_per_node / static_cast<double>(k);
+}
+
+void AllToAllTraffic::flows(std::size_t, StepFlows& out) const {
+  out.clear();
+  const std::size_t k = live_.size();
+  if (k < 2) return;
+  out.flows.reserve(k * (k - 1));
+  // Generous: a minimal route never revisits a node, an adaptive one may detour a little.
+  const std::int64_t max_hops = 2 * static_cast<std::int64_t>(net_.nodes.size()) + 8;
+  std::int64_t undelivered = 0;
+  std::string example;
+  std::vector<std::int64_t> chans;
+  for (std::int64_t s : live_)
+    for (std::int64_t t : live_) {
+      if (s == t) continue;
+      route::Path p = route::trace(fn_, net_, down_links_, s, t, max_hops);
+      if (!p.delivered) {
+        if (undelivered++ == 0)
+          example = std::to_string(s) + " -> " + std::to_string(t) +
+                    (p.reason.empty() ? std::string() : " (" + p.reason + ")");
+        continue;
+      }
+      chans.clear();
+      for (const route::Hop& h : p.hops) chans.push_back(h.channel);
+      out.add(s, t, bytes_per_flow_, chans);
+    }
+  if (undelivered > 0)
+    fail_infeasible("routing", "the routing cannot deliver " + std::to_string(undelivered) +
+                                   " of " + std::to_string(k * (k - 1)) + " chip pairs, e.g. " +
+                                   example + ": the all-to-all baseline needs every pair");
+}
+
+} // namespace icnkit::sim
