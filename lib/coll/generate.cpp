@@ -1,18 +1,13 @@
 #include "coll/generate.hpp"
 
 #include "coll/registry.hpp"
+#include "coll/rings.hpp"
 #include "coll/verify.hpp"
 #include "topo/torus_geometry.hpp"
 
 namespace icnkit::coll {
 
 namespace {
-
-std::string coords_text(const topo::TorusGeometry& g, std::int64_t chip) {
-  std::string s = "(";
-  for (int d = 0; d < g.dims(); ++d) s += (d ? "," : "") + std::to_string(g.coord(chip, d));
-  return s + ")";
-}
 
 // Algorithms without fault handling need every link of every ring of every dimension they
 // schedule, i.e. (on a torus, where every link belongs to a ring) every link and every chip.
@@ -21,7 +16,7 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
   const std::string later = "; fault-tolerant schedules (FoldedRing, MATE) come with a later issue";
   if (!faults.chips.empty()) {
     std::int64_t c = faults.chips.front().chip;
-    fail_infeasible("/faults/chips", "chip " + std::to_string(c) + " " + coords_text(g, c) +
+    fail_infeasible("/faults/chips", chip_text(g, c) +
                                          " has failed: " + alg.name +
                                          " all-to-all needs every chip and every ring link" +
                                          later);
@@ -34,9 +29,8 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
       // size-1 dimension would make a self-loop that no ring step uses.
       if (k.dim >= 0 && k.dim < g.dims() && g.size(k.dim) == 1) continue;
       fail_infeasible("/faults/links",
-                      "link " + std::to_string(l) + " between chip " + std::to_string(k.a) + " " +
-                          coords_text(g, k.a) + " and chip " + std::to_string(k.b) + " " +
-                          coords_text(g, k.b) + " (dimension " + std::to_string(k.dim) +
+                      "link " + std::to_string(l) + " between " + chip_text(g, k.a) + " and " +
+                          chip_text(g, k.b) + " (dimension " + std::to_string(k.dim) +
                           ") has failed, and " + alg.name +
                           " all-to-all uses every link of every ring" + later);
     }
@@ -50,7 +44,10 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
   if (!alg.implements(col.name)) {
     std::string which;
-    for (auto& c : alg.collectives) which += (which.empty() ? "" : ", ") + c;
+    for (auto& c : alg.collectives) {
+      if (!which.empty()) which += ", ";
+      which += c;
+    }
     fail_infeasible("--collective", "the " + alg.name + " algorithm implements " + which +
                                         " only, not " + col.name + " (not implemented yet)");
   }

@@ -14,7 +14,10 @@ constexpr const char* kMicro25 =
 
 template <class T> std::string names_of(const std::vector<T>& v) {
   std::string out;
-  for (auto& e : v) out += (out.empty() ? "" : ", ") + e.name;
+  for (auto& e : v) {
+    if (!out.empty()) out += ", ";
+    out += e.name;
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "topo/torus_geometry.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace icnkit::coll {
 
@@ -26,6 +27,17 @@ private:
   int size_;
   std::int64_t stride_, span_, count_;
 };
+
+// "chip 5 (1,1,0)" for messages.
+inline std::string chip_text(const topo::TorusGeometry& g, std::int64_t chip) {
+  std::string s = "chip " + std::to_string(chip) + " (";
+  for (int d = 0; d < g.dims(); ++d) {
+    if (d > 0) s += ',';
+    s += std::to_string(g.coord(chip, d));
+  }
+  s += ')';
+  return s;
+}
 
 // (a + b) mod n for a, b of any sign, n > 0.
 inline int wrap(std::int64_t a, int n) {

@@ -17,16 +17,6 @@ constexpr std::int64_t kMaxUnits = std::int64_t{1} << 40;
 // Bound on the steps x chunks table of the ordering check (memory).
 constexpr std::int64_t kMaxOrderTable = 50'000'000;
 
-std::string coords_text(const topo::TorusGeometry& g, std::int64_t chip) {
-  std::string s = "(";
-  for (int d = 0; d < g.dims(); ++d) s += (d ? "," : "") + std::to_string(g.coord(chip, d));
-  return s + ")";
-}
-
-std::string chip_text(const topo::TorusGeometry& g, std::int64_t chip) {
-  return "chip " + std::to_string(chip) + " " + coords_text(g, chip);
-}
-
 class Verifier {
 public:
   Verifier(const Schedule& s, const topo::Network& net, const topo::Faults& faults, ErrorKind kind,

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   std::int64_t cpb_max = 16, chip_radix = 1;
   std::string ibt = "none";
   bool all = false;
+  bool describe = false;
   std::int64_t limit = static_cast<std::int64_t>(topo::kDefaultResultCap);
   CLI::Option *o_n = nullptr, *o_ctx = nullptr;
   return tool::run(
@@ -36,16 +37,29 @@ int main(int argc, char** argv) {
             ->default_str("none");
         o_ctx = app.add_option("--context", context_file,
                                "Read the EnumerationContext from a JSON FILE");
+        app.add_flag("--describe", describe, "List the families (registry) and exit");
         app.add_flag("--all", all, "Return every result, not only the first 50");
         app.add_option("--limit", limit, "Return at most this many results")->default_str("50");
         o_ctx->excludes(o_n);
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        if (describe) {
+          std::string out;
+          for (const topo::Family* f : topo::families()) {
+            std::string scopes;
+            for (auto s : f->scopes()) scopes += (scopes.empty() ? "" : ", ") + topo::to_string(s);
+            out += f->name() + "\n  " + f->summary() + "\n  reference: " + f->reference() +
+                   "\n  scopes: " + scopes + "\n";
+          }
+          for (auto& name : topo::spec_family_names())
+            if (!topo::find_family(name)) out += name + "\n  (defined by the spec; not implemented yet)\n";
+          write_output("-", out);
+          return;
+        }
         topo::Context ctx;
         if (!context_file.empty()) {
           auto text = read_input(context_file);
-          Document wrap; // a context file is either a bare context object or a document with one
           json j;
           try {
             j = json::parse(text);
