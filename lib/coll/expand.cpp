@@ -40,11 +40,13 @@ ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net) : 
     phase_names_.push_back(ph.name);
     for (std::size_t k = 0; k < ph.steps.size(); ++k) {
       auto id = static_cast<std::size_t>(ph.steps[k].id);
-      if (id >= n_steps) fail_input("/schedule/phases/" + std::to_string(p), "step id out of range");
+      if (id >= n_steps)
+        fail_input("/schedule/phases/" + std::to_string(p), "step id out of range");
       for (auto& tr : ph.steps[k].transfers)
         if (tr.rings && !tr.rings->empty() &&
             tr.rings->back() >= dims_[static_cast<std::size_t>(ph.dimension)].ring_count)
-          fail_input("/schedule/phases/" + std::to_string(p), "transfer names a ring that does not exist");
+          fail_input("/schedule/phases/" + std::to_string(p),
+                     "transfer names a ring that does not exist");
       steps_[id].after = ph.steps[k].after;
       steps_[id].phase = static_cast<int>(p);
       where_[id] = {p, k};

@@ -16,8 +16,7 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
   const std::string later = "; fault-tolerant schedules (FoldedRing, MATE) come with a later issue";
   if (!faults.chips.empty()) {
     std::int64_t c = faults.chips.front().chip;
-    fail_infeasible("/faults/chips", chip_text(g, c) +
-                                         " has failed: " + alg.name +
+    fail_infeasible("/faults/chips", chip_text(g, c) + " has failed: " + alg.name +
                                          " all-to-all needs every chip and every ring link" +
                                          later);
   }
@@ -28,11 +27,11 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
       // Only ring links of dimensions of size > 1 are used; a torus has no other links, but a
       // size-1 dimension would make a self-loop that no ring step uses.
       if (k.dim >= 0 && k.dim < g.dims() && g.size(k.dim) == 1) continue;
-      fail_infeasible("/faults/links",
-                      "link " + std::to_string(l) + " between " + chip_text(g, k.a) + " and " +
-                          chip_text(g, k.b) + " (dimension " + std::to_string(k.dim) +
-                          ") has failed, and " + alg.name +
-                          " all-to-all uses every link of every ring" + later);
+      fail_infeasible("/faults/links", "link " + std::to_string(l) + " between " +
+                                           chip_text(g, k.a) + " and " + chip_text(g, k.b) +
+                                           " (dimension " + std::to_string(k.dim) +
+                                           ") has failed, and " + alg.name +
+                                           " all-to-all uses every link of every ring" + later);
     }
 }
 
@@ -42,15 +41,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   const CollectiveInfo& col = require_collective(req.collective, "--collective");
   const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
-  if (!alg.implements(col.name)) {
-    std::string which;
-    for (auto& c : alg.collectives) {
-      if (!which.empty()) which += ", ";
-      which += c;
-    }
-    fail_infeasible("--collective", "the " + alg.name + " algorithm implements " + which +
-                                        " only, not " + col.name + " (not implemented yet)");
-  }
+  require_implements(alg, col.name, "--collective");
   if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
   topo::TorusGeometry g = topo::TorusGeometry::of(net, "coll-sched " + alg.name);
   if (alg.fault_handling == "none") require_fault_free(alg, net, faults, g);
@@ -63,7 +54,8 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   ComposeInput in{&alg, &g, col.name, req.bytes_per_node};
   Schedule s = dims.compose(in);
   s.network_fingerprint = net.fingerprint;
-  s.verification = verify(s, net, faults, ErrorKind::Runtime, "coll-sched internal error: /schedule");
+  s.verification =
+      verify(s, net, faults, ErrorKind::Runtime, "coll-sched internal error: /schedule");
   return s;
 }
 

@@ -96,9 +96,27 @@ const DimSchedulingInfo& require_dim_scheduling(const std::string& name, const s
              "unknown dimension scheduling '" + name + "' (known: " + dim_scheduling_names() + ")");
 }
 
-std::string collective_names() { return names_of(collectives()); }
-std::string algorithm_names() { return names_of(algorithms()); }
-std::string dim_scheduling_names() { return names_of(dim_schedulings()); }
+void require_implements(const AlgorithmInfo& alg, const std::string& collective,
+                        const std::string& where) {
+  if (alg.implements(collective)) return;
+  std::string which;
+  for (auto& c : alg.collectives) {
+    if (!which.empty()) which += ", ";
+    which += c;
+  }
+  fail_infeasible(where, "the " + alg.name + " algorithm implements " + which + " only, not " +
+                             collective + " (not implemented yet)");
+}
+
+std::string collective_names() {
+  return names_of(collectives());
+}
+std::string algorithm_names() {
+  return names_of(algorithms());
+}
+std::string dim_scheduling_names() {
+  return names_of(dim_schedulings());
+}
 
 json describe() {
   json cols = json::array(), algs = json::array(), dims = json::array();

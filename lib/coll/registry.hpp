@@ -61,6 +61,10 @@ const CollectiveInfo& require_collective(const std::string& name, const std::str
 const AlgorithmInfo& require_algorithm(const std::string& name, const std::string& where);
 const DimSchedulingInfo& require_dim_scheduling(const std::string& name, const std::string& where);
 
+// Error(Infeasible) naming `where` unless `alg` implements `collective`.
+void require_implements(const AlgorithmInfo& alg, const std::string& collective,
+                        const std::string& where);
+
 // "ring, halfring" style lists for messages and --help.
 std::string collective_names();
 std::string algorithm_names();

@@ -15,12 +15,14 @@ public:
       : size_(g.size(d)), stride_(g.stride(d)), span_(g.stride(d) * g.size(d)),
         count_(g.count() / g.size(d)) {}
 
-  int size() const { return size_; }           // chips per ring
+  int size() const { return size_; }            // chips per ring
   std::int64_t count() const { return count_; } // rings in this dimension
   std::int64_t chip(std::int64_t ring, int pos) const {
     return ring % stride_ + pos * stride_ + (ring / stride_) * span_;
   }
-  std::int64_t ring_of(std::int64_t chip) const { return chip % stride_ + (chip / span_) * stride_; }
+  std::int64_t ring_of(std::int64_t chip) const {
+    return chip % stride_ + (chip / span_) * stride_;
+  }
   int pos_of(std::int64_t chip) const { return static_cast<int>((chip / stride_) % size_); }
 
 private:

@@ -28,9 +28,9 @@ bool parse_digits(const std::string& s, std::int64_t& out) {
 Fraction parse_fraction(const std::string& text, const std::string& where) {
   std::int64_t num = 0, den = 1;
   auto slash = text.find('/');
-  bool ok = slash == std::string::npos
-                ? parse_digits(text, num)
-                : parse_digits(text.substr(0, slash), num) && parse_digits(text.substr(slash + 1), den);
+  bool ok = slash == std::string::npos ? parse_digits(text, num)
+                                       : parse_digits(text.substr(0, slash), num) &&
+                                             parse_digits(text.substr(slash + 1), den);
   if (!ok) fail_input(where, "expected a fraction like \"1/2\", got \"" + text + "\"");
   if (den == 0 || num == 0 || num > den || den > kMaxDen)
     fail_input(where, "fraction \"" + text + "\" must lie in (0, 1] with a denominator <= 2^31");
@@ -44,8 +44,8 @@ std::string to_string(const Fraction& f) {
 
 Fraction make_fraction(std::int64_t num, std::int64_t den) {
   if (den <= 0 || num <= 0 || num > den)
-    fail_runtime("coll", "fraction " + std::to_string(num) + "/" + std::to_string(den) +
-                             " outside (0, 1]");
+    fail_runtime("coll",
+                 "fraction " + std::to_string(num) + "/" + std::to_string(den) + " outside (0, 1]");
   std::int64_t g = std::gcd(num, den);
   if (den / g > kMaxDen) fail_runtime("coll", "fraction denominator above 2^31");
   return {num / g, den / g};
@@ -84,14 +84,10 @@ json to_json(const Schedule& s) {
                       {"block_bytes", p.block_bytes},
                       {"steps", steps}});
   }
-  json j = {{"collective", s.collective},
-            {"algorithm", s.algorithm},
-            {"dim_scheduling", s.dim_scheduling},
-            {"fault_handling", s.fault_handling},
-            {"bytes_per_node", s.bytes_per_node},
-            {"chunks", s.chunks},
-            {"step_count", s.step_count()},
-            {"phases", phases}};
+  json j = {{"collective", s.collective},         {"algorithm", s.algorithm},
+            {"dim_scheduling", s.dim_scheduling}, {"fault_handling", s.fault_handling},
+            {"bytes_per_node", s.bytes_per_node}, {"chunks", s.chunks},
+            {"step_count", s.step_count()},       {"phases", phases}};
   if (s.verification) {
     const Verification& v = *s.verification;
     j["verification"] = {{"delivered", v.delivered},
@@ -123,7 +119,8 @@ RingTransfer parse_transfer(ObjReader& r, const Phase& p) {
                         std::to_string(want));
   const json& rings = r.raw("rings");
   if (rings.is_string()) {
-    if (rings.get<std::string>() != "all") r.fail("rings", "expected \"all\" or a list of ring ids");
+    if (rings.get<std::string>() != "all")
+      r.fail("rings", "expected \"all\" or a list of ring ids");
   } else if (rings.is_array()) {
     std::vector<std::int64_t> ids = r.int_list("rings", 0);
     if (ids.empty()) r.fail("rings", "an empty ring list moves nothing; drop the transfer");

@@ -81,8 +81,8 @@ struct Verification {
   std::string method;
   std::int64_t phases_checked = 0;
   std::int64_t steps_checked = 0;
-  std::int64_t rings_checked = 0;        // (phase, ring) pairs simulated
-  std::int64_t pieces_checked = 0;       // (ring, origin, destination) blocks tracked
+  std::int64_t rings_checked = 0;         // (phase, ring) pairs simulated
+  std::int64_t pieces_checked = 0;        // (ring, origin, destination) blocks tracked
   std::int64_t hop_transfers_checked = 0; // one-hop transfers checked against faults and contention
   std::int64_t failed_links_avoided = 0;  // down links (failed, or of a failed chip) in the network
   friend bool operator==(const Verification&, const Verification&) = default;

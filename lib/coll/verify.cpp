@@ -21,8 +21,8 @@ class Verifier {
 public:
   Verifier(const Schedule& s, const topo::Network& net, const topo::Faults& faults, ErrorKind kind,
            std::string where)
-      : s_(s), net_(net), geo_(topo::TorusGeometry::of(net, "schedule verification")),
-        kind_(kind), where_(std::move(where)), down_links_(faults.down_links(net)),
+      : s_(s), net_(net), geo_(topo::TorusGeometry::of(net, "schedule verification")), kind_(kind),
+        where_(std::move(where)), down_links_(faults.down_links(net)),
         down_chips_(faults.down_chips(net)) {}
 
   Verification run() {
@@ -61,25 +61,24 @@ private:
                                               " dimensions, there is no dimension " +
                                               std::to_string(ph.dimension));
       if (ph.ring_size != geo_.size(ph.dimension))
-        fail(phase_ptr(p) + "/ring_size",
-             "is " + std::to_string(ph.ring_size) + " but dimension " +
-                 std::to_string(ph.dimension) + " has size " +
-                 std::to_string(geo_.size(ph.dimension)));
+        fail(phase_ptr(p) + "/ring_size", "is " + std::to_string(ph.ring_size) + " but dimension " +
+                                              std::to_string(ph.dimension) + " has size " +
+                                              std::to_string(geo_.size(ph.dimension)));
       double want = static_cast<double>(s_.bytes_per_node) /
                     (static_cast<double>(s_.chunks) * static_cast<double>(ph.ring_size));
       if (!(std::fabs(ph.block_bytes - want) <= 1e-12 * want))
-        fail(phase_ptr(p) + "/block_bytes",
-             "is " + std::to_string(ph.block_bytes) +
-                 " but bytes_per_node / chunks / ring_size is " + std::to_string(want));
+        fail(phase_ptr(p) + "/block_bytes", "is " + std::to_string(ph.block_bytes) +
+                                                " but bytes_per_node / chunks / ring_size is " +
+                                                std::to_string(want));
       std::int64_t ring_count = geo_.count() / ph.ring_size;
       for (std::size_t k = 0; k < ph.steps.size(); ++k)
         for (std::size_t t = 0; t < ph.steps[k].transfers.size(); ++t) {
           const RingTransfer& tr = ph.steps[k].transfers[t];
           if (tr.rings && !tr.rings->empty() && tr.rings->back() >= ring_count)
-            fail(transfer_ptr(p, k, t) + "/rings",
-                 "ring " + std::to_string(tr.rings->back()) + " does not exist (dimension " +
-                     std::to_string(ph.dimension) + " has " + std::to_string(ring_count) +
-                     " rings)");
+            fail(transfer_ptr(p, k, t) + "/rings", "ring " + std::to_string(tr.rings->back()) +
+                                                       " does not exist (dimension " +
+                                                       std::to_string(ph.dimension) + " has " +
+                                                       std::to_string(ring_count) + " rings)");
           if (tr.origin_offset >= ph.ring_size || tr.dest_offset >= ph.ring_size ||
               (tr.direction != 1 && tr.direction != -1))
             fail(transfer_ptr(p, k, t), "offsets or direction out of range");
@@ -119,7 +118,8 @@ private:
       const Step& st = s_.phases[l.phase].steps[l.index];
       std::int64_t* row = &last[static_cast<std::size_t>(id) * C];
       for (std::int64_t a : st.after) {
-        if (a < 0 || a >= id) fail(step_ptr(l.phase, l.index) + "/after", "must list earlier steps");
+        if (a < 0 || a >= id)
+          fail(step_ptr(l.phase, l.index) + "/after", "must list earlier steps");
         const std::int64_t* arow = &last[static_cast<std::size_t>(a) * C];
         for (std::size_t c = 0; c < C; ++c) row[c] = std::max(row[c], arow[c]);
         row[chunk_of(a)] = std::max(row[chunk_of(a)], a);
@@ -127,9 +127,11 @@ private:
       std::size_t c = chunk_of(id);
       if (row[c] != prev_of_chunk[c])
         fail(step_ptr(l.phase, l.index) + "/after",
-             "step " + std::to_string(id) + " does not wait (directly or through other steps) for "
-             "step " + std::to_string(prev_of_chunk[c]) + " of the same chunk " +
-             std::to_string(c) + ": the steps of a chunk move the same data and must run in order");
+             "step " + std::to_string(id) +
+                 " does not wait (directly or through other steps) for "
+                 "step " +
+                 std::to_string(prev_of_chunk[c]) + " of the same chunk " + std::to_string(c) +
+                 ": the steps of a chunk move the same data and must run in order");
       prev_of_chunk[c] = id;
       auto& runs = phase_runs[c];
       if (runs.empty() || runs.back() != l.phase) {
@@ -142,14 +144,17 @@ private:
     }
     // Each chunk: one phase per dimension of size > 1 (a phase's ring all-to-all fixes one
     // coordinate; two phases on one dimension, or a missing one, break the composition).
-    std::vector<std::vector<int>> per_dim(C, std::vector<int>(static_cast<std::size_t>(geo_.dims())));
-    for (auto& ph : s_.phases) per_dim[static_cast<std::size_t>(ph.chunk)][static_cast<std::size_t>(ph.dimension)]++;
+    std::vector<std::vector<int>> per_dim(C,
+                                          std::vector<int>(static_cast<std::size_t>(geo_.dims())));
+    for (auto& ph : s_.phases)
+      per_dim[static_cast<std::size_t>(ph.chunk)][static_cast<std::size_t>(ph.dimension)]++;
     for (std::size_t c = 0; c < C; ++c)
       for (int d = 0; d < geo_.dims(); ++d) {
         int count = per_dim[c][static_cast<std::size_t>(d)];
         if (count > 1 || (count == 0 && geo_.size(d) > 1))
           fail("/phases", "chunk " + std::to_string(c) + " has " + std::to_string(count) +
-                              " phases along dimension " + std::to_string(d) + " (needs exactly one)");
+                              " phases along dimension " + std::to_string(d) +
+                              " (needs exactly one)");
       }
   }
 
@@ -173,7 +178,18 @@ private:
     std::vector<std::int64_t> amount(N * N * N);
     std::vector<std::int64_t> stamp(static_cast<std::size_t>(net_.channel_count()), -1);
     std::int64_t stamp_id = 0;
+    // Per ring: each position's chip and, per direction, its neighbour and outgoing channel.
+    std::vector<std::int64_t> chip(N), next[2], chan[2];
+    for (int s = 0; s < 2; ++s) next[s].resize(N), chan[s].resize(N);
     for (std::int64_t r = 0; r < rings.count(); ++r) {
+      for (int i = 0; i < n; ++i) {
+        auto ui = static_cast<std::size_t>(i);
+        chip[ui] = rings.chip(r, i);
+        for (int s = 0; s < 2; ++s) {
+          next[s][ui] = geo_.neighbour(chip[ui], d, s ? -1 : 1);
+          chan[s][ui] = geo_.channel(chip[ui], d, s ? -1 : 1);
+        }
+      }
       std::fill(amount.begin(), amount.end(), 0);
       for (int i = 0; i < n; ++i)
         for (int q = 0; q < n; ++q) amount[cell(i, i, q)] = L;
@@ -185,20 +201,21 @@ private:
           const RingTransfer& tr = st.transfers[t];
           if (tr.rings && !std::binary_search(tr.rings->begin(), tr.rings->end(), r)) continue;
           std::int64_t units = tr.fraction.num * (L / tr.fraction.den);
+          const auto sd = static_cast<std::size_t>(tr.direction > 0 ? 0 : 1);
           for (int i = 0; i < n; ++i) {
             int o = wrap(i + tr.origin_offset, n), q = wrap(i + tr.dest_offset, n);
             std::int64_t& a = amount[cell(i, o, q)];
-            std::int64_t src = rings.chip(r, i);
+            const auto ui = static_cast<std::size_t>(i);
+            std::int64_t src = chip[ui];
             if (a < units)
               fail(transfer_ptr(p, k, t),
-                   "step " + std::to_string(st.id) + ": " + chip_text(geo_, src) +
-                       " (ring " + std::to_string(r) + ", position " + std::to_string(i) +
-                       ") would send " + to_string(tr.fraction) + " of the block from position " +
-                       std::to_string(o) + " to position " + std::to_string(q) +
-                       " but holds only " + std::to_string(a) + "/" + std::to_string(L) +
-                       " of it");
+                   "step " + std::to_string(st.id) + ": " + chip_text(geo_, src) + " (ring " +
+                       std::to_string(r) + ", position " + std::to_string(i) + ") would send " +
+                       to_string(tr.fraction) + " of the block from position " + std::to_string(o) +
+                       " to position " + std::to_string(q) + " but holds only " +
+                       std::to_string(a) + "/" + std::to_string(L) + " of it");
             a -= units;
-            check_hop(p, k, t, st, src, d, tr.direction, stamp, stamp_id);
+            check_hop(p, k, t, st, src, next[sd][ui], chan[sd][ui], stamp, stamp_id);
           }
         }
         // Pass 2: deliveries land after every transfer of the step has been taken.
@@ -216,13 +233,13 @@ private:
             std::int64_t a = amount[cell(h, o, q)];
             std::int64_t want = h == q ? L : 0;
             if (a != want)
-              fail(phase_ptr(p),
-                   "not delivered: at the end of phase '" + ph.name + "' " +
-                       chip_text(geo_, rings.chip(r, h)) + " (ring " + std::to_string(r) +
-                       ", position " + std::to_string(h) + ") holds " + std::to_string(a) + "/" +
-                       std::to_string(L) + " of the block from position " + std::to_string(o) +
-                       " to position " + std::to_string(q) + ", expected " +
-                       (want ? "all of it" : "none"));
+              fail(phase_ptr(p), "not delivered: at the end of phase '" + ph.name + "' " +
+                                     chip_text(geo_, rings.chip(r, h)) + " (ring " +
+                                     std::to_string(r) + ", position " + std::to_string(h) +
+                                     ") holds " + std::to_string(a) + "/" + std::to_string(L) +
+                                     " of the block from position " + std::to_string(o) +
+                                     " to position " + std::to_string(q) + ", expected " +
+                                     (want ? "all of it" : "none"));
           }
       ++v_.rings_checked;
       v_.pieces_checked += static_cast<std::int64_t>(n) * n;
@@ -230,10 +247,9 @@ private:
   }
 
   void check_hop(std::size_t p, std::size_t k, std::size_t t, const Step& st, std::int64_t src,
-                 int d, int dir, std::vector<std::int64_t>& stamp, std::int64_t stamp_id) {
+                 std::int64_t dst, std::int64_t ch, std::vector<std::int64_t>& stamp,
+                 std::int64_t stamp_id) {
     ++v_.hop_transfers_checked;
-    std::int64_t dst = geo_.neighbour(src, d, dir);
-    std::int64_t ch = geo_.channel(src, d, dir);
     std::int64_t link = topo::link_of_channel(ch);
     if (down_chips_[static_cast<std::size_t>(src)] || down_chips_[static_cast<std::size_t>(dst)])
       fail(transfer_ptr(p, k, t),
@@ -248,10 +264,10 @@ private:
     if (!st.shared_links) {
       auto& s = stamp[static_cast<std::size_t>(ch)];
       if (s == stamp_id)
-        fail(transfer_ptr(p, k, t),
-             "step " + std::to_string(st.id) + " puts two transfers on the directed link " +
-                 chip_text(geo_, src) + " -> " + chip_text(geo_, dst) +
-                 " (set shared_links if that is intended)");
+        fail(transfer_ptr(p, k, t), "step " + std::to_string(st.id) +
+                                        " puts two transfers on the directed link " +
+                                        chip_text(geo_, src) + " -> " + chip_text(geo_, dst) +
+                                        " (set shared_links if that is intended)");
       s = stamp_id;
     }
   }

@@ -1,5 +1,6 @@
 #include "core/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace icnkit {
@@ -32,6 +33,10 @@ void ObjReader::fail(const std::string& key, const std::string& what) const {
   fail_input(where(key), what);
 }
 
+void ObjReader::mark(const std::string& key) {
+  if (std::find(used_.begin(), used_.end(), key) == used_.end()) used_.push_back(key);
+}
+
 bool ObjReader::has(const std::string& key) const {
   return j_.contains(key);
 }
@@ -39,57 +44,73 @@ bool ObjReader::has(const std::string& key) const {
 const json& ObjReader::raw(const std::string& key) {
   auto it = j_.find(key);
   if (it == j_.end()) fail_input(where(), "missing key \"" + key + "\"");
-  used_.insert(key);
+  mark(key);
   return *it;
 }
 const json* ObjReader::raw_opt(const std::string& key) {
   auto it = j_.find(key);
   if (it == j_.end() || it->is_null()) {
-    if (it != j_.end()) used_.insert(key);
+    if (it != j_.end()) mark(key);
     return nullptr;
   }
-  used_.insert(key);
+  mark(key);
   return &*it;
 }
 
-std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo, std::int64_t hi) {
+namespace {
+// The JSON pointer of a value is built only when there is an error to report: reading a
+// 4096-chip network touches ~150k values, and building their pointers up front was costly.
+template <class Where>
+std::int64_t integer_at(const json& v, const Where& where, std::int64_t lo, std::int64_t hi) {
   std::int64_t x = 0;
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-      fail_input(where, "integer out of range");
+      fail_input(where(), "integer out of range");
     x = v.get<std::int64_t>();
   } else if (v.is_number_float()) {
     double d = v.get<double>();
     if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e15)
-      fail_input(where, "expected an integer");
+      fail_input(where(), "expected an integer");
     x = static_cast<std::int64_t>(d);
   } else {
-    fail_input(where, "expected an integer");
+    fail_input(where(), "expected an integer");
   }
   if (x < lo || x > hi)
-    fail_input(where, "value " + std::to_string(x) + " out of range [" + std::to_string(lo) + ", " +
-                          std::to_string(hi) + "]");
+    fail_input(where(), "value " + std::to_string(x) + " out of range [" + std::to_string(lo) +
+                            ", " + std::to_string(hi) + "]");
   return x;
 }
 
-double as_number(const json& v, const std::string& where) {
-  if (!v.is_number()) fail_input(where, "expected a number");
+template <class Where> double number_at(const json& v, const Where& where) {
+  if (!v.is_number()) fail_input(where(), "expected a number");
   double d = v.get<double>();
-  if (!std::isfinite(d)) fail_input(where, "expected a finite number");
+  if (!std::isfinite(d)) fail_input(where(), "expected a finite number");
   return d;
+}
+} // namespace
+
+std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo, std::int64_t hi) {
+  return integer_at(
+      v, [&] { return where; }, lo, hi);
+}
+
+double as_number(const json& v, const std::string& where) {
+  return number_at(v, [&] { return where; });
 }
 
 std::int64_t ObjReader::integer(const std::string& key, std::int64_t lo, std::int64_t hi) {
-  return as_integer(raw(key), where(key), lo, hi);
+  return integer_at(
+      raw(key), [&] { return where(key); }, lo, hi);
 }
 std::optional<std::int64_t> ObjReader::integer_opt(const std::string& key, std::int64_t lo,
                                                    std::int64_t hi) {
   const json* v = raw_opt(key);
   if (!v) return std::nullopt;
-  return as_integer(*v, where(key), lo, hi);
+  return integer_at(
+      *v, [&] { return where(key); }, lo, hi);
 }
 double ObjReader::number(const std::string& key) {
-  return as_number(raw(key), where(key));
+  return number_at(raw(key), [&] { return where(key); });
 }
 double ObjReader::positive(const std::string& key) {
   double d = number(key);
@@ -99,7 +120,7 @@ double ObjReader::positive(const std::string& key) {
 std::optional<double> ObjReader::number_opt(const std::string& key) {
   const json* v = raw_opt(key);
   if (!v) return std::nullopt;
-  return as_number(*v, where(key));
+  return number_at(*v, [&] { return where(key); });
 }
 std::string ObjReader::string(const std::string& key) {
   const json& v = raw(key);
@@ -130,7 +151,8 @@ std::vector<std::int64_t> ObjReader::int_list(const std::string& key, std::int64
   std::vector<std::int64_t> out;
   out.reserve(v.size());
   for (std::size_t i = 0; i < v.size(); ++i)
-    out.push_back(as_integer(v[i], where(key) + "/" + std::to_string(i), lo, hi));
+    out.push_back(integer_at(
+        v[i], [&] { return where(key) + "/" + std::to_string(i); }, lo, hi));
   return out;
 }
 std::vector<std::string> ObjReader::string_list(const std::string& key) {
@@ -169,7 +191,8 @@ const json* ObjReader::ext() {
 
 void ObjReader::done() const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
-    if (it.key() == "ext" || used_.count(it.key())) continue;
+    if (it.key() == "ext" || std::find(used_.begin(), used_.end(), it.key()) != used_.end())
+      continue;
     fail_input(where(it.key()), "unknown key \"" + it.key() + "\"");
   }
 }

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -58,7 +57,8 @@ private:
   const json& j_;
   std::string source_;
   std::string pointer_;
-  std::set<std::string> used_;
+  void mark(const std::string& key);
+  std::vector<std::string> used_; // objects have few keys: a vector beats a set
 };
 
 std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo = INT64_MIN,

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "route/step.hpp"
 
 #include <algorithm>
 #include <unordered_set>
@@ -20,40 +21,69 @@ struct WalkState {
 class Graph {
 public:
   explicit Graph(std::int64_t vertices)
-      : succ_(static_cast<std::size_t>(vertices)), used_(static_cast<std::size_t>(vertices), 0) {}
+      : count_(static_cast<std::size_t>(vertices), 0),
+        slots_(static_cast<std::size_t>(vertices) * kInline),
+        overflow_(static_cast<std::size_t>(vertices)), used_(static_cast<std::size_t>(vertices), 0),
+        last_(static_cast<std::size_t>(vertices), -1) {}
 
   void use(std::int64_t v) {
-    if (!used_[static_cast<std::size_t>(v)]) {
-      used_[static_cast<std::size_t>(v)] = 1;
+    char& u = used_[static_cast<std::size_t>(v)];
+    if (!u) {
+      u = 1;
       ++vertices_;
     }
   }
   void add(std::int64_t u, std::int64_t w) {
-    auto& s = succ_[static_cast<std::size_t>(u)];
-    // Out-degrees are tiny (the dimensions a channel can turn into), so a scan beats a hash set.
-    for (auto x : s)
-      if (x == w) return;
-    s.push_back(w);
+    // Out-degrees are tiny (the dimensions a channel can turn into): the first kInline successors
+    // live in one flat array, which keeps the tens of millions of duplicate checks in cache.
+    const auto uu = static_cast<std::size_t>(u);
+    const auto ww = static_cast<std::int32_t>(w);
+    // Successive destinations mostly repeat a vertex's last dependency: one small array answers
+    // those without touching the slots.
+    if (last_[uu] == ww) return;
+    last_[uu] = ww;
+    std::int32_t* s = &slots_[uu * kInline];
+    const std::uint8_t k = count_[uu];
+    for (std::uint8_t i = 0; i < k && i < kInline; ++i)
+      if (s[i] == ww) return;
+    if (k >= kInline) {
+      auto& o = overflow_[uu];
+      if (std::find(o.begin(), o.end(), ww) != o.end()) return;
+      o.push_back(ww);
+    } else {
+      s[k] = ww;
+    }
+    if (k < 255) ++count_[uu];
     ++edges_;
   }
   std::int64_t vertices() const { return vertices_; }
   std::int64_t edges() const { return edges_; }
 
+  std::vector<std::int64_t> successors(std::size_t v) const {
+    std::vector<std::int64_t> out;
+    for (std::uint8_t i = 0; i < count_[v] && i < kInline; ++i)
+      out.push_back(slots_[v * kInline + i]);
+    for (auto w : overflow_[v]) out.push_back(w);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
   // One cycle as a list of vertices v0 -> v1 -> ... -> v0, or empty. Iterative DFS (a recursive
   // one would overflow the stack on long dependency chains), vertices and successors in id
   // order so the cycle reported is deterministic.
-  std::vector<std::int64_t> find_cycle() {
-    for (auto& s : succ_) std::sort(s.begin(), s.end());
-    const std::size_t V = succ_.size();
+  std::vector<std::int64_t> find_cycle() const {
+    const std::size_t V = count_.size();
+    std::vector<std::vector<std::int64_t>> succ(V);
+    for (std::size_t v = 0; v < V; ++v) succ[v] = successors(v);
     std::vector<char> color(V, 0); // 0 new, 1 on the DFS stack, 2 finished
     std::vector<std::pair<std::int64_t, std::size_t>> stack;
     for (std::size_t root = 0; root < V; ++root) {
-      if (color[root] || succ_[root].empty()) continue;
+      if (color[root] || succ[root].empty()) continue;
       stack.push_back({static_cast<std::int64_t>(root), 0});
       color[root] = 1;
       while (!stack.empty()) {
         auto& [v, next] = stack.back();
-        const auto& s = succ_[static_cast<std::size_t>(v)];
+        const auto& s = succ[static_cast<std::size_t>(v)];
         if (next == s.size()) {
           color[static_cast<std::size_t>(v)] = 2;
           stack.pop_back();
@@ -77,132 +107,206 @@ public:
   }
 
 private:
-  std::vector<std::vector<std::int64_t>> succ_;
+  static constexpr std::uint8_t kInline = 6;
+  std::vector<std::uint8_t> count_;
+  std::vector<std::int32_t> slots_;
+  std::vector<std::vector<std::int32_t>> overflow_;
   std::vector<char> used_;
+  std::vector<std::int32_t> last_;
   std::int64_t vertices_ = 0, edges_ = 0;
 };
 
 // Explores the routing function's states within one scope (one destination when the function is
 // source-independent, one pair otherwise), each state once, adding the dependencies it finds.
-class Walker {
-public:
-  Walker(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f, std::int64_t hop_limit,
-         Graph& g)
-      : fn_(fn), n_(n), down_links_(f.down_links(n)), down_chips_(f.down_chips(n)), vcs_(fn.vc_count()),
-        hop_limit_(hop_limit), g_(g), seen_(static_cast<std::size_t>(n.channel_count() * vcs_), 0) {}
+} // namespace
 
-  void begin_scope() {
-    ++stamp_;
-    seen_flagged_.clear();
+// Explores the routing function's states within one scope (one destination when the function is
+// source-independent, one pair otherwise), each state once, adding the dependencies it finds and
+// remembering the choice trace() would take from each state, so that the reachability check
+// needs no routing calls of its own.
+struct CdgExplorer::Impl {
+  Impl(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+       std::int64_t hop_limit)
+      : fn(fn), n(n), down_links(f.down_links(n)), down_chips(f.down_chips(n)), vcs(fn.vc_count()),
+        hop_limit(hop_limit), g(n.channel_count() * vcs),
+        seen(static_cast<std::size_t>(n.channel_count() * vcs), 0), next(seen.size(), kUnknown),
+        next_stamp(seen.size(), 0), injection(static_cast<std::size_t>(n.n_chip), kUnknown) {
+    // Flat per-channel tables: the walks look channels up tens of millions of times, and the
+    // Link records are too large to stay in cache.
+    const auto C = static_cast<std::size_t>(n.channel_count());
+    src.resize(C);
+    dst.resize(C);
+    blocked.resize(C);
+    for (std::size_t ch = 0; ch < C; ++ch) {
+      const auto c = static_cast<std::int64_t>(ch);
+      src[ch] = n.channel_src(c);
+      dst[ch] = n.channel_dst(c);
+      blocked[ch] = down_links[static_cast<std::size_t>(topo::link_of_channel(c))] ||
+                    down_chips[static_cast<std::size_t>(dst[ch])];
+    }
   }
 
-  void walk(std::int64_t src, std::int64_t dst) {
-    PacketState p{src, -1, 0, src, dst, 0};
-    fn_.route_into(p, buf_);
-    push_choices(p, -1, 0);
-    while (!stack_.empty()) {
-      WalkState s = stack_.back();
-      stack_.pop_back();
-      std::int64_t node = n_.channel_dst(s.channel);
-      if (node == dst) continue;
-      if (s.depth >= hop_limit_) {
-        ++over_limit_;
+  void walk(std::int64_t s_src, std::int64_t s_dst) {
+    PacketState p{s_src, -1, 0, s_src, s_dst, 0};
+    fn.route_into(p, buf);
+    injection[static_cast<std::size_t>(s_src)] = push_choices(p, -1, 0);
+    while (!stack.empty()) {
+      WalkState s = stack.back();
+      stack.pop_back();
+      const std::int64_t node = dst[static_cast<std::size_t>(s.channel)];
+      if (node == s_dst) continue;
+      if (s.depth >= hop_limit) {
+        ++over_limit;
         continue;
       }
-      PacketState q{node, s.channel, s.vc, s.src, dst, s.flags};
-      fn_.route_into(q, buf_);
-      push_choices(q, s.channel * vcs_ + s.vc, s.depth);
+      PacketState q{node, s.channel, s.vc, s.src, s_dst, s.flags};
+      fn.route_into(q, buf);
+      const std::int64_t v = s.channel * vcs + s.vc;
+      const std::int64_t first = push_choices(q, v, s.depth);
+      if (s.flags == 0) {
+        next[static_cast<std::size_t>(v)] = first;
+        next_stamp[static_cast<std::size_t>(v)] = stamp;
+      }
     }
   }
 
-  std::int64_t over_limit() const { return over_limit_; }
-
-private:
-  void push_choices(const PacketState& p, std::int64_t from_vertex, std::int64_t depth) {
-    for (const Choice& c : buf_) {
-      if (c.channel < 0 || c.channel >= n_.channel_count() || n_.channel_src(c.channel) != p.node)
-        fail_runtime("deadlock check", "the routing function chose channel " + std::to_string(c.channel) +
+  // Adds the dependencies and pushes the new states; returns trace()'s choice (see next()).
+  std::int64_t push_choices(const PacketState& p, std::int64_t from_vertex, std::int64_t depth) {
+    std::int64_t first = kUnknown;
+    for (const Choice& c : buf) {
+      if (c.channel < 0 || c.channel >= static_cast<std::int64_t>(src.size()) ||
+          src[static_cast<std::size_t>(c.channel)] != p.node)
+        fail_runtime("deadlock check", "the routing function chose channel " +
+                                           std::to_string(c.channel) +
                                            ", which does not leave chip " + std::to_string(p.node));
-      if (c.vc < 0 || c.vc >= vcs_)
+      if (c.vc < 0 || c.vc >= vcs)
         fail_runtime("deadlock check", "the routing function chose VC " + std::to_string(c.vc) +
-                                           " but declares " + std::to_string(vcs_) + " VC classes");
+                                           " but declares " + std::to_string(vcs) + " VC classes");
       // A hop onto a failed link or chip is never taken: no packet ever holds that channel.
-      if (down_links_[static_cast<std::size_t>(topo::link_of_channel(c.channel))] ||
-          down_chips_[static_cast<std::size_t>(n_.channel_dst(c.channel))])
-        continue;
-      std::int64_t v = c.channel * vcs_ + c.vc;
-      g_.use(v);
-      if (from_vertex >= 0) g_.add(from_vertex, v);
-      if (mark(v, c.flags)) stack_.push_back({c.channel, c.vc, c.flags, p.src, depth + 1});
+      if (blocked[static_cast<std::size_t>(c.channel)]) continue;
+      const std::int64_t v = c.channel * vcs + c.vc;
+      if (first == kUnknown) first = c.flags == 0 ? v : kFlagged;
+      g.use(v);
+      if (from_vertex >= 0) g.add(from_vertex, v);
+      if (mark(v, c.flags)) stack.push_back({c.channel, c.vc, c.flags, p.src, depth + 1});
     }
+    if (first == kUnknown) { // nothing permitted is up: say why, as trace() would
+      std::string why;
+      detail::pick(buf, n, down_links, down_chips, p.node, &why);
+      reasons.push_back(why);
+      first = -2 - static_cast<std::int64_t>(reasons.size());
+    }
+    return first;
   }
 
   // True when the state is new in this scope.
   bool mark(std::int64_t v, std::uint32_t flags) {
     if (flags == 0) {
-      auto& s = seen_[static_cast<std::size_t>(v)];
-      if (s == stamp_) return false;
-      s = stamp_;
+      auto& s = seen[static_cast<std::size_t>(v)];
+      if (s == stamp) return false;
+      s = stamp;
       return true;
     }
-    return seen_flagged_.insert((static_cast<std::uint64_t>(v) << 32) ^ flags).second;
+    return seen_flagged.insert((static_cast<std::uint64_t>(v) << 32) ^ flags).second;
   }
 
-  const RoutingFunction& fn_;
-  const topo::Network& n_;
-  std::vector<char> down_links_, down_chips_;
-  int vcs_;
-  std::int64_t hop_limit_;
-  Graph& g_;
-  std::vector<std::uint32_t> seen_; // per vertex: the scope that last saw it (states with flags 0)
-  std::unordered_set<std::uint64_t> seen_flagged_;
-  std::uint32_t stamp_ = 0;
-  std::vector<WalkState> stack_;
-  std::vector<Choice> buf_;
-  std::int64_t over_limit_ = 0;
+  const RoutingFunction& fn;
+  const topo::Network& n;
+  std::vector<char> down_links, down_chips;
+  int vcs;
+  std::int64_t hop_limit;
+  Graph g;
+  std::vector<std::uint32_t> seen; // per vertex: the scope that last saw it (states with flags 0)
+  std::unordered_set<std::uint64_t> seen_flagged;
+  std::vector<std::int64_t> next; // per vertex, valid when next_stamp == stamp
+  std::vector<std::uint32_t> next_stamp;
+  std::vector<std::int64_t> injection; // per source chip, for the current scope
+  std::vector<std::string> reasons;    // of the current scope
+  std::uint32_t stamp = 0;
+  std::vector<std::int64_t> src, dst; // per channel
+  std::vector<char> blocked;          // per channel: its link or its far chip is down
+  std::vector<WalkState> stack;
+  std::vector<Choice> buf;
+  std::int64_t over_limit = 0;
 };
 
-} // namespace
+CdgExplorer::CdgExplorer(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                         std::int64_t hop_limit) {
+  if (fn.vc_count() < 1)
+    fail_runtime("deadlock check", "the routing function declares no VC class");
+  impl_ = std::make_unique<Impl>(fn, n, f, hop_limit);
+}
+CdgExplorer::~CdgExplorer() = default;
 
-CdgSummary check_deadlock(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
-                          std::int64_t hop_limit) {
-  const int vcs = fn.vc_count();
-  if (vcs < 1) fail_runtime("deadlock check", "the routing function declares no VC class");
-  Graph g(n.channel_count() * vcs);
-  Walker w(fn, n, f, hop_limit, g);
-  const auto down = f.down_chips(n);
-  std::vector<std::int64_t> live;
-  for (std::int64_t c = 0; c < n.n_chip; ++c)
-    if (!down[static_cast<std::size_t>(c)]) live.push_back(c);
+void CdgExplorer::begin_scope() {
+  ++impl_->stamp;
+  impl_->seen_flagged.clear();
+  impl_->reasons.clear();
+}
+void CdgExplorer::walk(std::int64_t src, std::int64_t dst) {
+  impl_->walk(src, dst);
+}
+int CdgExplorer::vcs() const {
+  return impl_->vcs;
+}
+std::int64_t CdgExplorer::injection_next(std::int64_t src) const {
+  return impl_->injection[static_cast<std::size_t>(src)];
+}
+CdgExplorer::Tables CdgExplorer::tables() const {
+  return {impl_->next.data(), impl_->next_stamp.data(), impl_->stamp, impl_->dst.data(),
+          impl_->vcs};
+}
+std::int64_t CdgExplorer::next(std::int64_t vertex) const {
+  const auto v = static_cast<std::size_t>(vertex);
+  return impl_->next_stamp[v] == impl_->stamp ? impl_->next[v] : kUnknown;
+}
+std::int64_t CdgExplorer::vertex_node(std::int64_t vertex) const {
+  return impl_->dst[static_cast<std::size_t>(vertex / impl_->vcs)];
+}
+const std::string& CdgExplorer::reason(std::int64_t code) const {
+  return impl_->reasons[static_cast<std::size_t>(-code - 3)];
+}
 
-  Progress progress("deadlock check", live.size());
-  const bool shared = fn.source_independent();
-  for (std::size_t k = 0; k < live.size(); ++k) {
-    const std::int64_t dst = live[k];
-    if (shared) w.begin_scope();
-    for (std::int64_t src : live) {
-      if (src == dst) continue;
-      if (!shared) w.begin_scope();
-      w.walk(src, dst);
-    }
-    progress.update(k + 1);
-  }
-  progress.finish();
-
+CdgSummary CdgExplorer::summary() const {
+  const Impl& m = *impl_;
   CdgSummary s;
-  s.vertices = g.vertices();
-  s.edges = g.edges();
-  s.walks_over_hop_limit = w.over_limit();
-  auto cycle = g.find_cycle();
+  s.vertices = m.g.vertices();
+  s.edges = m.g.edges();
+  s.walks_over_hop_limit = m.over_limit;
+  auto cycle = m.g.find_cycle();
   if (!cycle.empty()) {
     std::vector<CycleHop> hops;
     for (std::int64_t v : cycle) {
-      std::int64_t ch = v / vcs;
-      hops.push_back({n.channel_src(ch), n.channel_dst(ch), topo::link_of_channel(ch), static_cast<int>(v % vcs)});
+      std::int64_t ch = v / m.vcs;
+      hops.push_back({m.n.channel_src(ch), m.n.channel_dst(ch), topo::link_of_channel(ch),
+                      static_cast<int>(v % m.vcs)});
     }
     s.cycle = std::move(hops);
   }
   return s;
+}
+
+CdgSummary check_deadlock(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                          std::int64_t hop_limit) {
+  CdgExplorer x(fn, n, f, hop_limit);
+  const auto down = f.down_chips(n);
+  std::vector<std::int64_t> live;
+  for (std::int64_t c = 0; c < n.n_chip; ++c)
+    if (!down[static_cast<std::size_t>(c)]) live.push_back(c);
+  Progress progress("deadlock check", live.size());
+  const bool shared = fn.source_independent();
+  for (std::size_t k = 0; k < live.size(); ++k) {
+    const std::int64_t dst = live[k];
+    if (shared) x.begin_scope();
+    for (std::int64_t src : live) {
+      if (src == dst) continue;
+      if (!shared) x.begin_scope();
+      x.walk(src, dst);
+    }
+    progress.update(k + 1);
+  }
+  progress.finish();
+  return x.summary();
 }
 
 } // namespace icnkit::route

@@ -15,7 +15,8 @@ DorRouting::DorRouting(const topo::Network& n, DorOptions o)
   out_.resize(count * static_cast<std::size_t>(dims_) * 2);
   for (std::int64_t c = 0; c < geo_.count(); ++c)
     for (int d = 0; d < dims_; ++d) {
-      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) + static_cast<std::size_t>(d);
+      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) +
+                      static_cast<std::size_t>(d);
       coords_[i] = geo_.coord(c, d);
       out_[2 * i] = geo_.channel(c, d, -1);
       out_[2 * i + 1] = geo_.channel(c, d, +1);
@@ -38,13 +39,17 @@ void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) cons
     const int x = here[d], t = there[d];
     if (x == t) continue;
     const int s = geo_.size(d);
-    const int delta = ((t - x) % s + s) % s;
+    const int delta = t >= x ? t - x : t - x + s; // (t - x) mod s, without a division
     int dir;
-    if (2 * delta < s) dir = +1;
-    else if (2 * delta > s) dir = -1;
-    else dir = (opt_.tie == Tie::Plus || x % 2 == 0) ? +1 : -1;
+    if (2 * delta < s)
+      dir = +1;
+    else if (2 * delta > s)
+      dir = -1;
+    else
+      dir = (opt_.tie == Tie::Plus || x % 2 == 0) ? +1 : -1;
     Choice c;
-    c.channel = out_[(static_cast<std::size_t>(p.node) * D + static_cast<std::size_t>(d)) * 2 + (dir > 0 ? 1 : 0)];
+    c.channel = out_[(static_cast<std::size_t>(p.node) * D + static_cast<std::size_t>(d)) * 2 +
+                     (dir > 0 ? 1 : 0)];
     if (opt_.dateline) {
       // Link ids are chip * D + d, so a channel's dimension is its link id mod D.
       const bool same_dim = p.in_channel >= 0 && topo::link_of_channel(p.in_channel) % dims_ == d;

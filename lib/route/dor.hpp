@@ -49,8 +49,8 @@ private:
   topo::TorusGeometry geo_;
   DorOptions opt_;
   int dims_;
-  std::vector<int> coords_;           // chip * dims + d
-  std::vector<std::int64_t> out_;     // (chip * dims + d) * 2 + (dir > 0): the channel to leave on
+  std::vector<int> coords_;       // chip * dims + d
+  std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0): the channel to leave on
 };
 
 } // namespace icnkit::route

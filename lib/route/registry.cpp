@@ -9,7 +9,8 @@ namespace icnkit::route {
 namespace {
 
 // DOR's parameters: JSON -> DorOptions, checked against the torus it will route.
-Built build_dor(const json& params, const topo::Network& n, const topo::Faults&, const ParamErrors& err) {
+Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
+                const ParamErrors& err) {
   const Algorithm& self = *find_algorithm("dor");
   // The family check comes first: asking DOR of a fat-tree is infeasible whatever the options.
   const topo::TorusGeometry g = topo::TorusGeometry::of(n, "DOR");
@@ -23,18 +24,23 @@ Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
     for (const json& v : order) {
       std::int64_t d = v.get<std::int64_t>();
       if (d < 0 || d >= D || seen[static_cast<std::size_t>(d)]++)
-        err.fail(*self.param("dimension_order"), "must be a permutation of 0.." + std::to_string(D - 1) +
-                                                     " for this " + std::to_string(D) + "-dimensional torus");
+        err.fail(*self.param("dimension_order"), "must be a permutation of 0.." +
+                                                     std::to_string(D - 1) + " for this " +
+                                                     std::to_string(D) + "-dimensional torus");
       o.dimension_order.push_back(static_cast<int>(d));
     }
     if (static_cast<int>(o.dimension_order.size()) != D)
-      err.fail(*self.param("dimension_order"), "must be a permutation of 0.." + std::to_string(D - 1) +
-                                                   " for this " + std::to_string(D) + "-dimensional torus");
+      err.fail(*self.param("dimension_order"), "must be a permutation of 0.." +
+                                                   std::to_string(D - 1) + " for this " +
+                                                   std::to_string(D) + "-dimensional torus");
   }
   const std::string tie = params.at("tie").get<std::string>();
-  if (tie == "parity") o.tie = Tie::Parity;
-  else if (tie == "plus") o.tie = Tie::Plus;
-  else err.fail(*self.param("tie"), "must be parity or plus");
+  if (tie == "parity")
+    o.tie = Tie::Parity;
+  else if (tie == "plus")
+    o.tie = Tie::Plus;
+  else
+    err.fail(*self.param("tie"), "must be parity or plus");
   o.dateline = params.at("dateline").get<bool>();
   json canonical = {{"dimension_order", o.dimension_order}, {"tie", tie}, {"dateline", o.dateline}};
   return Built{std::make_unique<DorRouting>(n, o), canonical};
@@ -60,22 +66,42 @@ const std::vector<Algorithm>& algorithms() {
     std::vector<Algorithm> v;
     Algorithm dor;
     dor.name = "dor";
-    dor.summary = "Dimension-order routing on the torus: finish the dimensions in a fixed order, each in its "
-                  "shortest direction, with dateline virtual channels against wrap-around deadlock. "
-                  "Deterministic; does not route around faults.";
-    dor.reference = "Dally & Seitz, Deadlock-Free Message Routing in Multiprocessor Interconnection Networks, "
-                    "IEEE TC 1987; tie by parity as TPU v4 (Jouppi et al., ISCA 2023; NSDI 2024)";
+    dor.summary =
+        "Dimension-order routing on the torus: finish the dimensions in a fixed order, each in its "
+        "shortest direction, with dateline virtual channels against wrap-around deadlock. "
+        "Deterministic; does not route around faults.";
+    dor.reference =
+        "Dally & Seitz, Deadlock-Free Message Routing in Multiprocessor Interconnection Networks, "
+        "IEEE TC 1987; tie by parity as TPU v4 (Jouppi et al., ISCA 2023; NSDI 2024)";
     dor.params = {
-        {"dimension_order", "--dim-order", ParamType::IntList, "order in which the dimensions are finished",
-         json(nullptr), "0,1,...,D-1", {}, "a permutation of 0..D-1"},
-        {"tie", "--tie", ParamType::Choice,
-         "direction on a half-way tie of an even ring: parity = + from an even coordinate, - from an odd "
+        {"dimension_order",
+         "--dim-order",
+         ParamType::IntList,
+         "order in which the dimensions are finished",
+         json(nullptr),
+         "0,1,...,D-1",
+         {},
+         "a permutation of 0..D-1"},
+        {"tie",
+         "--tie",
+         ParamType::Choice,
+         "direction on a half-way tie of an even ring: parity = + from an even coordinate, - from "
+         "an odd "
          "one (splits the traffic evenly); plus = always +",
-         json("parity"), "parity", {"parity", "plus"}, "parity, plus"},
-        {"dateline", "--no-dateline", ParamType::Bool,
-         "2 dateline VC classes per dimension (VC 1 from the wrap link on); without them 1 VC, which "
+         json("parity"),
+         "parity",
+         {"parity", "plus"},
+         "parity, plus"},
+        {"dateline",
+         "--no-dateline",
+         ParamType::Bool,
+         "2 dateline VC classes per dimension (VC 1 from the wrap link on); without them 1 VC, "
+         "which "
          "may deadlock",
-         json(true), "true", {}, "true, false"},
+         json(true),
+         "true",
+         {},
+         "true, false"},
     };
     dor.build = build_dor;
     v.push_back(std::move(dor));
@@ -96,9 +122,11 @@ std::string algorithm_names() {
   return join(names, ", ");
 }
 
-const Algorithm& require_algorithm(const std::string& name, ErrorKind kind, const std::string& where) {
+const Algorithm& require_algorithm(const std::string& name, ErrorKind kind,
+                                   const std::string& where) {
   if (const Algorithm* a = find_algorithm(name)) return *a;
-  throw Error(kind, where, "unknown routing algorithm '" + name + "' (known: " + algorithm_names() + ")");
+  throw Error(kind, where,
+              "unknown routing algorithm '" + name + "' (known: " + algorithm_names() + ")");
 }
 
 json read_params(const Algorithm& a, ObjReader& r) {
@@ -118,8 +146,10 @@ json read_params(const Algorithm& a, ObjReader& r) {
       break;
     }
     case ParamType::IntList: {
-      if (r.has(p.name) && !r.raw(p.name).is_null()) out[p.name] = r.int_list(p.name, 0, 1 << 20);
-      else out[p.name] = p.default_value;
+      if (r.has(p.name) && !r.raw(p.name).is_null())
+        out[p.name] = r.int_list(p.name, 0, 1 << 20);
+      else
+        out[p.name] = p.default_value;
       break;
     }
     }
@@ -141,8 +171,8 @@ json complete_params(const Algorithm& a, const json& given, const ParamErrors& e
   return out;
 }
 
-Built build_routing(const Algorithm& a, const json& params, const topo::Network& n, const topo::Faults& f,
-                    const ParamErrors& errors) {
+Built build_routing(const Algorithm& a, const json& params, const topo::Network& n,
+                    const topo::Faults& f, const ParamErrors& errors) {
   return a.build(complete_params(a, params, errors), n, f, errors);
 }
 
@@ -165,7 +195,8 @@ std::string describe_algorithms() {
 std::string param_help(const std::string& name) {
   for (auto& a : algorithms())
     if (const ParamSpec* p = a.param(name))
-      return p->meaning + " [" + a.name + "; allowed: " + p->allowed + "; default: " + p->default_text + "]";
+      return p->meaning + " [" + a.name + "; allowed: " + p->allowed +
+             "; default: " + p->default_text + "]";
   return name;
 }
 

@@ -21,8 +21,8 @@ struct ParamSpec {
   std::string option; // topo-route's option that sets it
   ParamType type = ParamType::Bool;
   std::string meaning;
-  json default_value;       // null: the default depends on the network (see default_text)
-  std::string default_text; // the default as people read it
+  json default_value;               // null: the default depends on the network (see default_text)
+  std::string default_text;         // the default as people read it
   std::vector<std::string> choices; // ParamType::Choice
   std::string allowed;              // allowed values as people read them
 };
@@ -50,7 +50,8 @@ struct Algorithm {
   // Checks the (type-checked, defaults-filled) parameters against the network, fills the
   // defaults that depend on it, and builds the routing function. Error(Infeasible) when the
   // algorithm cannot route this kind of network.
-  std::function<Built(const json& params, const topo::Network&, const topo::Faults&, const ParamErrors&)>
+  std::function<Built(const json& params, const topo::Network&, const topo::Faults&,
+                      const ParamErrors&)>
       build;
 
   const ParamSpec* param(const std::string& name) const;
@@ -60,7 +61,8 @@ struct Algorithm {
 const std::vector<Algorithm>& algorithms();
 const Algorithm* find_algorithm(const std::string& name);
 // The algorithm of that name, or Error(kind) at `where` listing the known names.
-const Algorithm& require_algorithm(const std::string& name, ErrorKind kind, const std::string& where);
+const Algorithm& require_algorithm(const std::string& name, ErrorKind kind,
+                                   const std::string& where);
 // "dor, ..." for messages and help.
 std::string algorithm_names();
 
@@ -70,8 +72,8 @@ json read_params(const Algorithm& a, ObjReader& r);
 // have is an error at its option.
 json complete_params(const Algorithm& a, const json& given, const ParamErrors& errors);
 // Builds through the registry: complete_params + the entry's build.
-Built build_routing(const Algorithm& a, const json& params, const topo::Network& n, const topo::Faults& f,
-                    const ParamErrors& errors);
+Built build_routing(const Algorithm& a, const json& params, const topo::Network& n,
+                    const topo::Faults& f, const ParamErrors& errors);
 
 // The text of `topo-route --describe`.
 std::string describe_algorithms();

@@ -8,8 +8,9 @@ namespace icnkit::route {
 
 namespace detail {
 
-int pick(const std::vector<Choice>& choices, const topo::Network& n, const std::vector<char>& down_links,
-         const std::vector<char>& down_chips, std::int64_t node, std::string* reason) {
+int pick(const std::vector<Choice>& choices, const topo::Network& n,
+         const std::vector<char>& down_links, const std::vector<char>& down_chips,
+         std::int64_t node, std::string* reason) {
   if (choices.empty()) {
     *reason = "no route at chip " + std::to_string(node);
     return -1;
@@ -29,8 +30,8 @@ int pick(const std::vector<Choice>& choices, const topo::Network& n, const std::
   if (!down_chips.empty() && down_chips[static_cast<std::size_t>(next)])
     *reason = "failed chip " + std::to_string(next);
   else
-    *reason = "failed link " + std::to_string(topo::link_of_channel(ch)) + " (chip " + std::to_string(node) +
-              " -> chip " + std::to_string(next) + ")";
+    *reason = "failed link " + std::to_string(topo::link_of_channel(ch)) + " (chip " +
+              std::to_string(node) + " -> chip " + std::to_string(next) + ")";
   return -1;
 }
 
@@ -43,11 +44,13 @@ std::string loop_reason(std::int64_t hop_limit) {
 std::unique_ptr<RoutingFunction> make_routing(const RoutingSection& s, const topo::Network& n,
                                               const topo::Faults& f) {
   const Algorithm& a = require_algorithm(s.algorithm, ErrorKind::Input, "/routing/algorithm");
-  ParamErrors errors{ErrorKind::Input, [](const ParamSpec& p) { return "/routing/params/" + p.name; }};
+  ParamErrors errors{ErrorKind::Input,
+                     [](const ParamSpec& p) { return "/routing/params/" + p.name; }};
   Built b = build_routing(a, s.params, n, f, errors);
   if (b.fn->vc_count() != s.vc_count)
     fail_input("/routing/vc_count", "is " + std::to_string(s.vc_count) + ", but " + s.algorithm +
-                                        " with these parameters uses " + std::to_string(b.fn->vc_count()));
+                                        " with these parameters uses " +
+                                        std::to_string(b.fn->vc_count()));
   return std::move(b.fn);
 }
 
@@ -57,7 +60,8 @@ Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<
 }
 
 Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
-           const std::vector<char>& down_chips, std::int64_t src, std::int64_t dst, std::int64_t max_hops) {
+           const std::vector<char>& down_chips, std::int64_t src, std::int64_t dst,
+           std::int64_t max_hops) {
   Path path;
   PacketState p{src, -1, 0, src, dst, 0};
   std::vector<Choice> choices;

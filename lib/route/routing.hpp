@@ -65,6 +65,7 @@ Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<
 // The same, also told which chips are down (Faults::down_chips), so a packet blocked by a failed
 // chip is reported as such rather than as one of the chip's failed links.
 Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
-           const std::vector<char>& down_chips, std::int64_t src, std::int64_t dst, std::int64_t max_hops);
+           const std::vector<char>& down_chips, std::int64_t src, std::int64_t dst,
+           std::int64_t max_hops);
 
 } // namespace icnkit::route

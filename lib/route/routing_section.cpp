@@ -14,10 +14,12 @@ json to_json(const RoutingSection& s) {
     json cycle = nullptr;
     if (v.cdg.cycle) {
       cycle = json::array();
-      for (auto& h : *v.cdg.cycle) cycle.push_back({{"from", h.from}, {"to", h.to}, {"link", h.link}, {"vc", h.vc}});
+      for (auto& h : *v.cdg.cycle)
+        cycle.push_back({{"from", h.from}, {"to", h.to}, {"link", h.link}, {"vc", h.vc}});
     }
     json unreachable = json::array();
-    for (auto& u : v.unreachable) unreachable.push_back({{"src", u.src}, {"dst", u.dst}, {"reason", u.reason}});
+    for (auto& u : v.unreachable)
+      unreachable.push_back({{"src", u.src}, {"dst", u.dst}, {"reason", u.reason}});
     j["verification"] = {
         {"deadlock_free", v.deadlock_free},
         {"cdg",
@@ -57,13 +59,15 @@ Verification parse_verification(ObjReader& r) {
         h.done();
         cycle.push_back(x);
       }
-      if (cycle.empty()) c.fail("cycle", "a cycle has at least one channel (null when there is none)");
+      if (cycle.empty())
+        c.fail("cycle", "a cycle has at least one channel (null when there is none)");
       v.cdg.cycle = std::move(cycle);
     }
     c.done();
   }
   if (v.deadlock_free == v.cdg.cycle.has_value())
-    r.fail("deadlock_free", "disagrees with cdg.cycle (deadlock-free exactly when there is no cycle)");
+    r.fail("deadlock_free",
+           "disagrees with cdg.cycle (deadlock-free exactly when there is no cycle)");
   v.hop_limit = r.integer("hop_limit", 0);
   v.pairs = r.integer("pairs", 0);
   v.unreachable_pairs = r.integer("unreachable_pairs", 0, v.pairs);

@@ -33,7 +33,7 @@ struct UnreachablePair {
 };
 
 struct HopStats {
-  double mean = 0;                      // over delivered pairs
+  double mean = 0; // over delivered pairs
   std::int64_t max = 0;
   std::vector<std::int64_t> histogram; // histogram[h] = delivered pairs with h hops
 };
@@ -43,9 +43,9 @@ inline constexpr std::size_t kMaxListedUnreachable = 100;
 struct Verification {
   bool deadlock_free = true; // the CDG is acyclic
   CdgSummary cdg;
-  std::int64_t hop_limit = 0;         // walks longer than this count as loops
-  std::int64_t pairs = 0;             // ordered pairs of distinct live chips (the demand)
-  std::int64_t unreachable_pairs = 0; // pairs the routing does not deliver
+  std::int64_t hop_limit = 0;               // walks longer than this count as loops
+  std::int64_t pairs = 0;                   // ordered pairs of distinct live chips (the demand)
+  std::int64_t unreachable_pairs = 0;       // pairs the routing does not deliver
   std::vector<UnreachablePair> unreachable; // the first kMaxListedUnreachable, by (src, dst)
   HopStats hops;
 };

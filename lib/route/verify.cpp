@@ -19,7 +19,8 @@ namespace {
 class Tally {
 public:
   void delivered(std::int64_t hops) {
-    if (static_cast<std::size_t>(hops) >= histogram_.size()) histogram_.resize(static_cast<std::size_t>(hops) + 1, 0);
+    if (static_cast<std::size_t>(hops) >= histogram_.size())
+      histogram_.resize(static_cast<std::size_t>(hops) + 1, 0);
     ++histogram_[static_cast<std::size_t>(hops)];
     ++delivered_;
     total_hops_ += hops;
@@ -43,14 +44,17 @@ public:
     r.unreachable = listed_;
     r.hops.histogram = histogram_;
     r.hops.max = histogram_.empty() ? 0 : static_cast<std::int64_t>(histogram_.size()) - 1;
-    r.hops.mean = delivered_ ? static_cast<double>(total_hops_) / static_cast<double>(delivered_) : 0.0;
+    r.hops.mean =
+        delivered_ ? static_cast<double>(total_hops_) / static_cast<double>(delivered_) : 0.0;
     return r;
   }
 
 private:
   void trim() {
     std::sort(listed_.begin(), listed_.end(),
-              [](const UnreachablePair& a, const UnreachablePair& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
+              [](const UnreachablePair& a, const UnreachablePair& b) {
+                return std::tie(a.src, a.dst) < std::tie(b.src, b.dst);
+              });
     if (listed_.size() > kMaxListedUnreachable) listed_.resize(kMaxListedUnreachable);
     sorted_ = true;
   }
@@ -108,8 +112,10 @@ public:
         auto& st = stamp_[static_cast<std::size_t>(id)];
         if (st == done_) {
           const std::int64_t v = value_[static_cast<std::size_t>(id)];
-          if (v >= 0) rem = v;
-          else failed = v;
+          if (v >= 0)
+            rem = v;
+          else
+            failed = v;
           break;
         }
         if (st == on_path_) { // the same state twice: a deterministic loop
@@ -129,7 +135,8 @@ public:
       const std::int64_t id = path_[i];
       if (id < 0) continue;
       stamp_[static_cast<std::size_t>(id)] = memoize ? done_ : 0;
-      value_[static_cast<std::size_t>(id)] = failed ? failed : total - static_cast<std::int64_t>(i) - 1;
+      value_[static_cast<std::size_t>(id)] =
+          failed ? failed : total - static_cast<std::int64_t>(i) - 1;
     }
     if (failed) {
       *reason = reasons_[static_cast<std::size_t>(-failed - 1)];
@@ -150,7 +157,8 @@ private:
   const std::vector<char>& down_chips_;
   int vcs_;
   std::int64_t hop_limit_;
-  std::vector<std::uint32_t> stamp_; // 2k+1: on the current walk, 2k+2: value_ final (destination k)
+  std::vector<std::uint32_t>
+      stamp_; // 2k+1: on the current walk, 2k+2: value_ final (destination k)
   std::vector<std::int64_t> value_;
   std::uint32_t on_path_ = 1, done_ = 2;
   std::vector<std::string> reasons_; // of the current destination
@@ -160,8 +168,8 @@ private:
 
 } // namespace
 
-Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
-                                std::int64_t hop_limit) {
+Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n,
+                                const topo::Faults& f, std::int64_t hop_limit) {
   const auto down_links = f.down_links(n);
   const auto down_chips = f.down_chips(n);
   std::vector<std::int64_t> live;
@@ -181,8 +189,10 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
       for (std::int64_t src : live) {
         if (src == dst) continue;
         std::int64_t h = memo.walk(src, dst, &reason);
-        if (h >= 0) tally.delivered(h);
-        else tally.unreachable(src, dst, reason);
+        if (h >= 0)
+          tally.delivered(h);
+        else
+          tally.unreachable(src, dst, reason);
       }
       progress.update(k + 1);
     }
@@ -192,8 +202,10 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
       for (std::int64_t dst : live) {
         if (src == dst) continue;
         Path p = trace(fn, n, down_links, down_chips, src, dst, hop_limit);
-        if (p.delivered) tally.delivered(static_cast<std::int64_t>(p.hops.size()));
-        else tally.unreachable(src, dst, p.reason);
+        if (p.delivered)
+          tally.delivered(static_cast<std::int64_t>(p.hops.size()));
+        else
+          tally.unreachable(src, dst, p.reason);
       }
       progress.update(k + 1);
     }
@@ -202,16 +214,143 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
   return tally.result(pairs);
 }
 
-Verification verify_routing(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f) {
+namespace {
+
+// Hops from the explorer's remembered choices (no routing calls): per destination, a state's
+// remaining hops are memoised; -1 asks the caller to trace the pair itself.
+class ChainWalk {
+public:
+  ChainWalk(const CdgExplorer& x, std::size_t vertices)
+      : x_(x), stamp_(vertices, 0), value_(vertices, 0) {}
+
+  void begin(std::uint32_t k) {
+    on_path_ = 2 * k + 1;
+    done_ = 2 * k + 2;
+  }
+
+  // >= 0: delivered in that many hops; -1: trace this pair; <= -3: unreachable, x.reason(code).
+  std::int64_t hops(std::int64_t src, std::int64_t dst, std::int64_t hop_limit,
+                    std::int64_t* code) {
+    const CdgExplorer::Tables t = x_.tables();
+    std::int64_t e = x_.injection_next(src);
+    if (e == CdgExplorer::kFlagged || e == CdgExplorer::kUnknown) return -1;
+    if (e <= -3) {
+      *code = e;
+      return -2;
+    }
+    path_.clear();
+    std::int64_t rem = 0, failed = 0;
+    bool unknown = false;
+    for (std::int64_t v = e;;) {
+      if (t.node_of(v) == dst) break;
+      auto& st = stamp_[static_cast<std::size_t>(v)];
+      if (st == done_) {
+        const std::int64_t val = value_[static_cast<std::size_t>(v)];
+        if (val >= 0)
+          rem = val;
+        else
+          failed = val;
+        break;
+      }
+      if (st == on_path_ || static_cast<std::int64_t>(path_.size()) >= hop_limit) {
+        unknown = true; // a loop: trace() states it with its own reason
+        break;
+      }
+      st = on_path_;
+      path_.push_back(v);
+      const std::int64_t nx = t.next_of(v);
+      if (nx == CdgExplorer::kFlagged || nx == CdgExplorer::kUnknown) {
+        unknown = true;
+        break;
+      }
+      if (nx <= -3) {
+        failed = nx;
+        break;
+      }
+      v = nx;
+    }
+    // path_[i] is the state after hop i+1; the chain ends one hop after the last one in path_.
+    const std::int64_t total = static_cast<std::int64_t>(path_.size()) + 1 + rem;
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      const auto v = static_cast<std::size_t>(path_[i]);
+      stamp_[v] = unknown ? 0 : done_;
+      value_[v] = failed ? failed : total - static_cast<std::int64_t>(i) - 1;
+    }
+    if (unknown) return -1;
+    if (failed) {
+      *code = failed;
+      return -2;
+    }
+    return total;
+  }
+
+private:
+  const CdgExplorer& x_;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::int64_t> value_;
+  std::uint32_t on_path_ = 1, done_ = 2;
+  std::vector<std::int64_t> path_;
+};
+
+} // namespace
+
+Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
+                            const topo::Faults& f) {
   Verification v;
   v.hop_limit = default_hop_limit(n);
-  v.cdg = check_deadlock(fn, n, f, v.hop_limit);
+  if (!fn.source_independent()) {
+    v.cdg = check_deadlock(fn, n, f, v.hop_limit);
+    Reachability r = check_reachability(fn, n, f, v.hop_limit);
+    v.pairs = r.pairs;
+    v.unreachable_pairs = r.unreachable_pairs;
+    v.unreachable = std::move(r.unreachable);
+    v.hops = std::move(r.hops);
+  } else {
+    // One pass per destination: the deadlock walks, then every source's hops from what they
+    // remembered. Same results as check_deadlock() + check_reachability(), half the work.
+    const auto down_links = f.down_links(n);
+    const auto down_chips = f.down_chips(n);
+    std::vector<std::int64_t> live;
+    for (std::int64_t c = 0; c < n.n_chip; ++c)
+      if (!down_chips[static_cast<std::size_t>(c)]) live.push_back(c);
+    CdgExplorer x(fn, n, f, v.hop_limit);
+    ChainWalk chains(x, static_cast<std::size_t>(n.channel_count() * x.vcs()));
+    Tally tally;
+    Progress progress("verification", live.size());
+    for (std::size_t k = 0; k < live.size(); ++k) {
+      const std::int64_t dst = live[k];
+      x.begin_scope();
+      for (std::int64_t src : live)
+        if (src != dst) x.walk(src, dst);
+      chains.begin(static_cast<std::uint32_t>(k));
+      for (std::int64_t src : live) {
+        if (src == dst) continue;
+        std::int64_t code = 0;
+        std::int64_t h = chains.hops(src, dst, v.hop_limit, &code);
+        if (h >= 0) {
+          tally.delivered(h);
+        } else if (h == -2) {
+          tally.unreachable(src, dst, x.reason(code));
+        } else {
+          Path p = trace(fn, n, down_links, down_chips, src, dst, v.hop_limit);
+          if (p.delivered)
+            tally.delivered(static_cast<std::int64_t>(p.hops.size()));
+          else
+            tally.unreachable(src, dst, p.reason);
+        }
+      }
+      progress.update(k + 1);
+    }
+    progress.finish();
+    v.cdg = x.summary();
+    const auto L = static_cast<std::int64_t>(live.size());
+    Reachability r = tally.result(L * (L - 1));
+    v.pairs = r.pairs;
+    v.unreachable_pairs = r.unreachable_pairs;
+    v.unreachable = std::move(r.unreachable);
+    v.hops = std::move(r.hops);
+  }
   v.deadlock_free = !v.cdg.cycle.has_value();
-  Reachability r = check_reachability(fn, n, f, v.hop_limit);
-  v.pairs = r.pairs;
-  v.unreachable_pairs = r.unreachable_pairs;
-  v.unreachable = std::move(r.unreachable);
-  v.hops = std::move(r.hops);
   return v;
 }
 

@@ -25,10 +25,11 @@ struct Reachability {
 // pair of live chips. Pairs with a failed endpoint are not demand. Source-independent functions
 // share the work per destination (a state's remaining hops are remembered), so 16.7M pairs of a
 // 16x16x16 torus cost a few tens of millions of routing calls.
-Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
-                                std::int64_t hop_limit);
+Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n,
+                                const topo::Faults& f, std::int64_t hop_limit);
 
 // Everything the routing section records: deadlock check, reachability, hop statistics.
-Verification verify_routing(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f);
+Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
+                            const topo::Faults& f);
 
 } // namespace icnkit::route

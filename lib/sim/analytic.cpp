@@ -140,6 +140,10 @@ void Engine::start_step(std::size_t s, double t) {
   prog_.flows(s, buf_);
   const std::size_t nch = bw_.size();
   std::uint32_t pending = 0;
+  const std::size_t grow = rem_.size() + buf_.flows.size();
+  for (auto* v : {&rem_, &rate_, &t0_, &bytes_, &flat_, &drain_at_}) v->reserve(grow);
+  for (auto* v : {&step_, &first_, &count_}) v->reserve(grow);
+  pool_.reserve(pool_.size() + buf_.channels.size());
   for (const Flow& f : buf_.flows) {
     if (!(f.bytes >= 0) || !std::isfinite(f.bytes))
       fail_input(kWhere, "step " + std::to_string(s) + ": a flow from " + std::to_string(f.src) +
@@ -181,6 +185,9 @@ void Engine::start_step(std::size_t s, double t) {
     for (std::uint32_t i = 0; i < f.count; ++i)
       pool_.push_back(static_cast<std::uint32_t>(buf_.channels[f.first + i]));
   }
+  // A huge step (the all-to-all baseline: millions of flows) would otherwise keep its buffer
+  // alive beside the engine's own copy for the whole run.
+  if (buf_.channels.capacity() > (std::size_t{1} << 20)) buf_ = StepFlows();
   pending_[s] = pending;
   if (pending == 0)
     fin_.push({last_done_[s], static_cast<std::uint32_t>(s)});

@@ -31,7 +31,7 @@ struct Report {
   std::string mode = "analytic"; // "analytic" | "flit"
   std::string source;            // "schedule" (coll-sched's steps) | "traffic" (--traffic)
   std::string collective;        // "all-to-all", ...
-  std::string algorithm;         // the schedule's algorithm, or "hardware-routing"
+  std::string algorithm;         // the schedule's, or "hardware-routing:<routing algorithm>"
   std::int64_t n_nodes = 0;      // chips taking part
   std::int64_t bytes_per_node = 0;
   double time_s = 0;

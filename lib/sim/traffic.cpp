@@ -2,6 +2,8 @@
 
 #include "core/error.hpp"
 
+#include <algorithm>
+
 namespace icnkit::sim {
 
 AllToAllTraffic::AllToAllTraffic(const topo::Network& n, const topo::Faults& f,
@@ -29,6 +31,10 @@ void AllToAllTraffic::flows(std::size_t, StepFlows& out) const {
   const std::size_t k = live_.size();
   if (k < 2) return;
   out.flows.reserve(k * (k - 1));
+  // Paths are about the mean hop count long; start from the diameter's worth per flow / 2.
+  out.channels.reserve(
+      k * (k - 1) *
+      static_cast<std::size_t>(std::max<std::int64_t>(1, net_.metrics.diameter / 2 + 1)));
   // Generous: a minimal route never revisits a node, an adaptive one may detour a little.
   const std::int64_t max_hops = 2 * static_cast<std::int64_t>(net_.nodes.size()) + 8;
   std::int64_t undelivered = 0;

@@ -1,1 +1,107 @@
-int main() { return 0; }
+// coll-sched: schedule a collective on the document's torus network, verify it, add `schedule`.
+#include "coll/generate.hpp"
+#include "coll/registry.hpp"
+#include "coll/verify.hpp"
+#include "common/tool.hpp"
+#include "core/units.hpp"
+
+#include <cstdio>
+#include <limits>
+
+using namespace icnkit;
+
+namespace {
+
+// --help derives its lists from the registry, like validation and --describe.
+std::string help_text() {
+  std::string s =
+      "coll-sched: schedule a collective (all-to-all) on a torus network as hop-by-hop\n"
+      "store-and-forward steps between neighbours, verify exactly that every (source,\n"
+      "destination) block arrives once and no failed link is used, and add the `schedule`\n"
+      "section to the document (an existing `report` section is dropped: it described another\n"
+      "schedule). --bytes need not divide into whole pieces: piece sizes are real numbers of\n"
+      "bytes in the analytic model.\n\nAlgorithms:\n";
+  for (auto& a : coll::algorithms()) {
+    s += "  " + a.name + " (";
+    for (std::size_t k = 0; k < a.collectives.size(); ++k) {
+      if (k) s += ", ";
+      s += a.collectives[k];
+    }
+    s += "): " + a.summary + "\n";
+  }
+  s += "Dimension scheduling (--dims):\n";
+  for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
+  s += "\nExamples:\n"
+       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
+       "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB\n"
+       "  coll-sched -i net.json --bytes 8KB -o sched.json\n"
+       "  coll-sched --check -i hand-edited.json > checked.json\n"
+       "  coll-sched --describe\n";
+  return s;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string collective = "all-to-all", algorithm = "ring", dims = "sequential", bytes;
+  bool describe = false, check = false;
+  const std::string help = help_text();
+  return tool::run(
+      "coll-sched", help.c_str(), argc, argv,
+      [&](CLI::App& app, tool::Common& c) {
+        tool::add_input(app, c);
+        app.add_option("--collective", collective, "Collective: " + coll::collective_names())
+            ->default_str("all-to-all");
+        app.add_option("--algorithm", algorithm, "Algorithm: " + coll::algorithm_names())
+            ->default_str("ring");
+        app.add_option("--bytes", bytes, "Bytes per node, S (e.g. 64MiB, 8KB, 4096); required");
+        app.add_option("--dims", dims, "Dimension scheduling: " + coll::dim_scheduling_names())
+            ->default_str("sequential");
+        app.add_flag("--describe", describe,
+                     "Print the collectives, algorithms and dimension schedulers as JSON and exit");
+        app.add_flag("--check", check,
+                     "Verify the document's existing schedule instead of making one (exit 3 if "
+                     "it fails); writes the document with the verification refreshed");
+        tool::add_output(app, c);
+      },
+      [&](tool::Common& c) {
+        if (describe) {
+          std::string out = coll::describe().dump(2) + "\n";
+          std::fputs(out.c_str(), stdout);
+          return;
+        }
+        if (check) {
+          // A schedule read from a document is input: failing verification is exit 3.
+          if (!bytes.empty())
+            fail_usage("--bytes",
+                       "--check verifies the document's schedule; --bytes does not apply");
+          Document d = tool::load(c);
+          const topo::Network& net = d.require_network("coll-sched --check");
+          if (!d.schedule)
+            fail_input(source_name(c.input) + ":/schedule", "no schedule section to check");
+          d.schedule->verification =
+              coll::verify(*d.schedule, net, d.faults_or_none(), ErrorKind::Input,
+                           source_name(c.input) + ":/schedule");
+          tool::store(c, d);
+          return;
+        }
+        // The command line is checked before the input is read: a wrong request fails the same
+        // way whatever the document.
+        coll::Request req;
+        req.collective = coll::require_collective(collective, "--collective").name;
+        const auto& alg = coll::require_algorithm(algorithm, "--algorithm");
+        req.algorithm = alg.name;
+        req.dim_scheduling = coll::require_dim_scheduling(dims, "--dims").name;
+        if (bytes.empty()) fail_usage("--bytes", "required: the bytes each node holds, e.g. 64MiB");
+        std::uint64_t b = parse_bytes(bytes, "--bytes");
+        if (b > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+          fail_usage("--bytes", "too large");
+        req.bytes_per_node = static_cast<std::int64_t>(b);
+        coll::require_implements(alg, req.collective, "--collective");
+        Document d = tool::load(c);
+        const topo::Network& net = d.require_network("coll-sched");
+        d.schedule = coll::generate(req, net, d.faults_or_none());
+        d.report.reset();
+        tool::store(c, d);
+      });
+}

@@ -30,14 +30,16 @@ std::vector<std::int64_t> parse_int_list(const std::string& text, const std::str
 
 std::string coord_text(const topo::Node& node) {
   std::string s = "(";
-  for (std::size_t i = 0; i < node.coord.size(); ++i) s += (i ? "," : "") + std::to_string(node.coord[i]);
+  for (std::size_t i = 0; i < node.coord.size(); ++i)
+    s += (i ? "," : "") + std::to_string(node.coord[i]);
   return s + ")";
 }
 
 // A chip given as its id or as "(x,y,z)".
 std::int64_t parse_chip(const std::string& text, const topo::Network& n) {
   if (!text.empty() && text.front() == '(') {
-    if (text.back() != ')') fail_usage("--path", "'" + text + "' is neither a chip id nor '(x,y,z)'");
+    if (text.back() != ')')
+      fail_usage("--path", "'" + text + "' is neither a chip id nor '(x,y,z)'");
     std::vector<std::int64_t> c = parse_int_list(text.substr(1, text.size() - 2), "--path");
     for (std::int64_t id = 0; id < n.n_chip; ++id) {
       const auto& coord = n.nodes[static_cast<std::size_t>(id)].coord;
@@ -49,28 +51,35 @@ std::int64_t parse_chip(const std::string& text, const topo::Network& n) {
     fail_usage("--path", "'" + text + "' is neither a chip id nor '(x,y,z)'");
   std::int64_t id = std::stoll(text);
   if (id >= n.n_chip)
-    fail_usage("--path", "chip " + text + " does not exist (the network has " + std::to_string(n.n_chip) + " chips)");
+    fail_usage("--path", "chip " + text + " does not exist (the network has " +
+                             std::to_string(n.n_chip) + " chips)");
   return id;
 }
 
-void print_path(const route::RoutingFunction& fn, const std::string& algorithm, const topo::Network& n,
-                const topo::Faults& f, std::int64_t src, std::int64_t dst) {
+void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
+                const topo::Network& n, const topo::Faults& f, std::int64_t src, std::int64_t dst) {
   const auto down_links = f.down_links(n);
   const auto down_chips = f.down_chips(n);
   const auto& nodes = n.nodes;
-  std::string head = "path " + std::to_string(src) + " " + coord_text(nodes[static_cast<std::size_t>(src)]) +
-                     " -> " + std::to_string(dst) + " " + coord_text(nodes[static_cast<std::size_t>(dst)]) +
+  std::string head = "path " + std::to_string(src) + " " +
+                     coord_text(nodes[static_cast<std::size_t>(src)]) + " -> " +
+                     std::to_string(dst) + " " + coord_text(nodes[static_cast<std::size_t>(dst)]) +
                      " (" + algorithm + ")";
   if (down_chips[static_cast<std::size_t>(src)] || down_chips[static_cast<std::size_t>(dst)]) {
     std::printf("%s: not delivered: %s chip has failed\n", head.c_str(),
                 down_chips[static_cast<std::size_t>(src)] ? "the source" : "the destination");
     return;
   }
-  route::Path p = route::trace(fn, n, down_links, down_chips, src, dst, route::default_hop_limit(n));
-  if (p.delivered) std::printf("%s: delivered in %zu hops\n", head.c_str(), p.hops.size());
-  else std::printf("%s: NOT delivered after %zu hops: %s\n", head.c_str(), p.hops.size(), p.reason.c_str());
+  route::Path p =
+      route::trace(fn, n, down_links, down_chips, src, dst, route::default_hop_limit(n));
+  if (p.delivered)
+    std::printf("%s: delivered in %zu hops\n", head.c_str(), p.hops.size());
+  else
+    std::printf("%s: NOT delivered after %zu hops: %s\n", head.c_str(), p.hops.size(),
+                p.reason.c_str());
   if (p.hops.empty()) return;
-  std::printf("%4s  %-12s  %-12s  %3s  %3s  %6s  %2s\n", "hop", "from", "to", "dim", "dir", "link", "vc");
+  std::printf("%4s  %-12s  %-12s  %3s  %3s  %6s  %2s\n", "hop", "from", "to", "dim", "dir", "link",
+              "vc");
   for (std::size_t i = 0; i < p.hops.size(); ++i) {
     const std::int64_t ch = p.hops[i].channel;
     const topo::Link& l = n.links[static_cast<std::size_t>(topo::link_of_channel(ch))];
@@ -78,7 +87,10 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm, 
     std::printf("%4zu  %-12s  %-12s  %3d  %3s  %6lld  %2d\n", i + 1,
                 coord_text(nodes[static_cast<std::size_t>(n.channel_src(ch))]).c_str(),
                 coord_text(nodes[static_cast<std::size_t>(n.channel_dst(ch))]).c_str(), l.dim,
-                dir > 0 ? "+" : dir < 0 ? "-" : "?", static_cast<long long>(l.id), p.hops[i].vc);
+                dir > 0   ? "+"
+                : dir < 0 ? "-"
+                          : "?",
+                static_cast<long long>(l.id), p.hops[i].vc);
   }
 }
 
@@ -96,10 +108,13 @@ int main(int argc, char** argv) {
       "reachability under the document's faults (DOR does not route around them: the pairs it\n"
       "cannot serve are listed, with a warning), and hop statistics. Drops a stale `report`.\n\n"
       "Examples:\n"
-      "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route --algorithm dor\n"
-      "  topo-route -i net.json --tie plus --no-dateline -o routed.json   # finds a deadlock cycle\n"
+      "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route --algorithm "
+      "dor\n"
+      "  topo-route -i net.json --tie plus --no-dateline -o routed.json   # finds a deadlock "
+      "cycle\n"
       "  topo-route -i net.json --path '(0,0,0)' '(2,3,1)'                 # one path, hop by hop\n"
-      "  topo-route --describe                                            # algorithms and parameters\n";
+      "  topo-route --describe                                            # algorithms and "
+      "parameters\n";
   return tool::run(
       "topo-route", description.c_str(), argc, argv,
       [&](CLI::App& app, tool::Common& c) {
@@ -109,10 +124,12 @@ int main(int argc, char** argv) {
         app.add_option("--tie", tie, route::param_help("tie"))
             ->check(CLI::IsMember(route::param_choices("tie")));
         app.add_flag("--no-dateline", no_dateline, route::param_help("dateline"));
-        app.add_option("--path", path, "Print the path from SRC to DST (chip ids or '(x,y,z)') and stop")
+        app.add_option("--path", path,
+                       "Print the path from SRC to DST (chip ids or '(x,y,z)') and stop")
             ->expected(2)
             ->type_name("SRC DST");
-        app.add_flag("--describe", describe, "Print the routing algorithms, their references and parameters");
+        app.add_flag("--describe", describe,
+                     "Print the routing algorithms, their references and parameters");
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
@@ -121,8 +138,10 @@ int main(int argc, char** argv) {
           return;
         }
         // Everything the command line alone can get wrong is checked before the input is read.
-        const route::Algorithm& a = route::require_algorithm(algorithm, ErrorKind::Usage, "--algorithm");
-        route::ParamErrors cli{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+        const route::Algorithm& a =
+            route::require_algorithm(algorithm, ErrorKind::Usage, "--algorithm");
+        route::ParamErrors cli{ErrorKind::Usage,
+                               [](const route::ParamSpec& p) { return p.option; }};
         json given = json::object();
         if (!dim_order.empty()) {
           auto order = parse_int_list(dim_order, "--dim-order");
@@ -159,9 +178,10 @@ int main(int argc, char** argv) {
                             std::to_string(u.dst) + ": " + u.reason);
         }
         if (!v.deadlock_free)
-          tool::warn(c, "the routing is NOT deadlock-free: the channel-dependency graph has a cycle of " +
-                            std::to_string(v.cdg.cycle->size()) +
-                            " channels (see routing.verification.cdg.cycle)");
+          tool::warn(
+              c, "the routing is NOT deadlock-free: the channel-dependency graph has a cycle of " +
+                     std::to_string(v.cdg.cycle->size()) +
+                     " channels (see routing.verification.cdg.cycle)");
         if (v.cdg.walks_over_hop_limit > 0)
           tool::warn(c, std::to_string(v.cdg.walks_over_hop_limit) + " routing walks exceeded " +
                             std::to_string(v.hop_limit) + " hops (possible livelock)");

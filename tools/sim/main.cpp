@@ -66,9 +66,11 @@ int main(int argc, char** argv) {
         std::uint64_t bytes = 0;
         if (traffic.empty()) {
           if (!bytes_text.empty())
-            fail_usage("--bytes", "only applies to --traffic; a schedule's bytes come from coll-sched");
+            fail_usage("--bytes",
+                       "only applies to --traffic; a schedule's bytes come from coll-sched");
         } else {
-          if (bytes_text.empty()) fail_usage("--traffic", "needs --bytes (bytes per node, e.g. 64MiB)");
+          if (bytes_text.empty())
+            fail_usage("--traffic", "needs --bytes (bytes per node, e.g. 64MiB)");
           bytes = parse_bytes(bytes_text, "--bytes");
           if (bytes > (std::uint64_t{1} << 53))
             fail_usage("--bytes", "at most 2^53 bytes (exact in a double)");
@@ -90,12 +92,13 @@ int main(int argc, char** argv) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
-          auto t = std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(bytes));
+          auto t =
+              std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(bytes));
           n_nodes = t->n_nodes();
           prog = std::move(t);
           source = "traffic";
           collective = traffic;
-          algorithm = "hardware-routing";
+          algorithm = "hardware-routing:" + d.routing->algorithm;
           bytes_per_node = static_cast<std::int64_t>(bytes);
         } else {
           if (!d.schedule)

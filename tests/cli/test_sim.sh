@@ -1,0 +1,105 @@
+# net-sim: errors and exit codes, the report section, CSV, the closed forms end to end.
+source "$ICNKIT_SRC/tests/cli/lib.sh"
+
+topo-enum --n-chip 64 >"$T/cand.json"
+topo-gen --pick 'torus:4x4x4/b2x2x2' <"$T/cand.json" >"$T/net.json"
+topo-route <"$T/net.json" >"$T/routed.json"
+coll-sched --collective all-to-all --algorithm ring --bytes 64MiB <"$T/routed.json" >"$T/sched.json"
+
+# --- errors: one line on stderr, nothing on stdout, the documented exit code -------------------
+expect_exit 4 - net-sim --mode flit
+check "flit message" grep -q "flit mode is not implemented yet" "$T/err"
+expect_exit 2 - net-sim --mode bogus
+expect_exit 2 - net-sim --format xml
+expect_exit 2 - net-sim --traffic ring
+expect_exit 2 - net-sim --traffic all-to-all
+expect_exit 2 - net-sim --bytes 1MiB
+expect_exit 2 - net-sim --traffic all-to-all --bytes 0
+expect_exit 2 - net-sim --traffic all-to-all --bytes lots
+expect_exit 3 "$T/net.json" net-sim
+check "no schedule: says run coll-sched" grep -q "run coll-sched first" "$T/err"
+expect_exit 3 "$T/net.json" net-sim --traffic all-to-all --bytes 64MiB
+check "no routing: says run topo-route" grep -q "run topo-route first" "$T/err"
+expect_exit 3 "$T/cand.json" net-sim
+check "no network: says run topo-gen" grep -q "topo-gen" "$T/err"
+echo 'not json' >"$T/bad.json"
+expect_exit 3 "$T/bad.json" net-sim
+# A report with an unknown key, or from another network, is refused.
+python3 - "$T" <<'EOF'
+import json, sys, subprocess
+t = sys.argv[1]
+d = json.loads(subprocess.run(["net-sim"], stdin=open(t + "/sched.json"), capture_output=True, check=True).stdout)
+d["report"]["tiem_s"] = 1
+json.dump(d, open(t + "/typo.json", "w"))
+del d["report"]["tiem_s"]
+d["report"]["network_fingerprint"] = "0000000000000000"
+json.dump(d, open(t + "/otherfp.json", "w"))
+EOF
+expect_exit 3 "$T/typo.json" net-sim
+expect_exit 3 "$T/otherfp.json" net-sim
+# DOR does not route around a failed link: the baseline needs every pair, so it is infeasible.
+topo-gen --pick 'torus:4x4x4/b2x2x2' --fail-link '(1,1,0)-(2,1,0)' <"$T/cand.json" \
+  | topo-route 2>/dev/null >"$T/faulty.json"
+expect_exit 4 "$T/faulty.json" net-sim --traffic all-to-all --bytes 64MiB
+check "undeliverable: names how many" grep -q "cannot deliver [0-9]* of 4032 chip pairs, e.g." "$T/err"
+# Beyond the practical flow limit (2048 chips = 4.2M flows) the baseline refuses, not thrashes.
+topo-enum --n-chip 2048 | topo-gen --pick 'torus:8x16x16/b1x1x1' | topo-route >"$T/big.json"
+expect_exit 4 "$T/big.json" net-sim --traffic all-to-all --bytes 64MiB
+check "flow limit: says why" grep -q "practical limit" "$T/err"
+
+# --- the schedule's report ---------------------------------------------------------------------
+expect_ok net-sim -i "$T/sched.json" -o "$T/rep.json"
+check "nothing on stdout with -o" test ! -s "$T/out"
+# Ring on 4x4x4, 50 GB/s and 1 us per hop: three phases of N(N-1)/2 = 6 sub-stages, each
+# alpha + S/(2 N B), back to back.
+check "ring time = closed form" python3 - "$T/rep.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["report"]
+S, B, a, N = 64 * 2**20, 50e9, 1e-6, 4
+want = 3 * N * (N - 1) / 2 * (a + S / (2 * N * B))
+assert abs(r["time_s"] - want) <= 1e-9 * want, (r["time_s"], want)
+assert r["mode"] == "analytic" and r["source"] == "schedule"
+assert r["collective"] == "all-to-all" and r["algorithm"] == "ring"
+assert r["n_nodes"] == 64 and r["bytes_per_node"] == S
+assert abs(r["algbw_bytes_per_s"] - S / r["time_s"]) <= 1e-12 * r["algbw_bytes_per_s"]
+assert abs(r["busbw_bytes_per_s"] - r["algbw_bytes_per_s"] * 63 / 64) <= 1e-12 * r["busbw_bytes_per_s"]
+ph = r["phases"]
+assert [p["name"] for p in ph] == ["dim0", "dim1", "dim2"]
+assert abs(sum(p["time_s"] for p in ph) - r["time_s"]) <= 1e-12 * r["time_s"]
+u = r["link_utilisation"]
+assert u["live_channels"] == 384 and u["busy_channels"] == 384
+assert 0 < u["mean"] <= u["max"] <= 1 + 1e-12
+assert "step_times" not in r
+EOF
+# The report re-enters: net-sim reads its own output (and replaces the report).
+expect_ok net-sim -i "$T/rep.json" --no-provenance --step-times -o "$T/rep2.json"
+check "step times" test "$(jget "$T/rep2.json" 'len(d["report"]["step_times"])')" = 18
+
+# --- CSV: exactly one header line and one row --------------------------------------------------
+net-sim --format csv <"$T/sched.json" >"$T/csv" 2>"$T/err"
+check "csv: 2 lines" test "$(grep -c '' "$T/csv")" = 2
+check "csv: header" grep -q '^collective,algorithm,n_nodes,bytes_per_node,time_us,algbw_GBps,busbw_GBps,max_link_util,mean_link_util,' "$T/csv"
+check "csv: row" grep -q '^all-to-all,ring,64,67108864,' "$T/csv"
+check "csv: nothing on stderr" test ! -s "$T/err"
+
+# --- the hardware-routing baseline -------------------------------------------------------------
+# DOR all-to-all on a 4x4x4 torus loads every directed channel equally: S*N/8 bytes each (mean
+# hop count N/4 per dimension, 2D channels per chip), so every flow gets the same fair share and
+# T = S N / (8 B) + the longest path's latency (D N / 2 hops).
+expect_ok net-sim --traffic all-to-all --bytes 64MiB -i "$T/routed.json" -o "$T/traffic.json"
+check "traffic time = closed form" python3 - "$T/traffic.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["report"]
+S, B, a, N, D = 64 * 2**20, 50e9, 1e-6, 4, 3
+want = S * N / (8 * B) + D * N / 2 * a
+assert abs(r["time_s"] - want) <= 1e-9 * want, (r["time_s"], want)
+assert r["source"] == "traffic" and r["algorithm"] == "hardware-routing:dor"
+assert r["flows"] == 64 * 63 and r["steps"] == 1
+EOF
+
+# --- deterministic: same input, same bytes ---------------------------------------------------
+net-sim --no-provenance <"$T/sched.json" >"$T/a.json"
+net-sim --no-provenance <"$T/sched.json" >"$T/b.json"
+check "byte-identical" cmp -s "$T/a.json" "$T/b.json"
+
+finish
