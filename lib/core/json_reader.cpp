@@ -33,8 +33,8 @@ void ObjReader::fail(const std::string& key, const std::string& what) const {
   fail_input(where(key), what);
 }
 
-void ObjReader::mark(const std::string& key) {
-  if (std::find(used_.begin(), used_.end(), key) == used_.end()) used_.push_back(key);
+void ObjReader::mark(const json* value) {
+  if (std::find(used_.begin(), used_.end(), value) == used_.end()) used_.push_back(value);
 }
 
 bool ObjReader::has(const std::string& key) const {
@@ -44,16 +44,16 @@ bool ObjReader::has(const std::string& key) const {
 const json& ObjReader::raw(const std::string& key) {
   auto it = j_.find(key);
   if (it == j_.end()) fail_input(where(), "missing key \"" + key + "\"");
-  mark(key);
+  mark(&*it);
   return *it;
 }
 const json* ObjReader::raw_opt(const std::string& key) {
   auto it = j_.find(key);
   if (it == j_.end() || it->is_null()) {
-    if (it != j_.end()) mark(key);
+    if (it != j_.end()) mark(&*it);
     return nullptr;
   }
-  mark(key);
+  mark(&*it);
   return &*it;
 }
 
@@ -191,7 +191,7 @@ const json* ObjReader::ext() {
 
 void ObjReader::done() const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
-    if (it.key() == "ext" || std::find(used_.begin(), used_.end(), it.key()) != used_.end())
+    if (it.key() == "ext" || std::find(used_.begin(), used_.end(), &it.value()) != used_.end())
       continue;
     fail_input(where(it.key()), "unknown key \"" + it.key() + "\"");
   }

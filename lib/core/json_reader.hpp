@@ -57,8 +57,10 @@ private:
   const json& j_;
   std::string source_;
   std::string pointer_;
-  void mark(const std::string& key);
-  std::vector<std::string> used_; // objects have few keys: a vector beats a set
+  // Keys read, remembered by the address of their value: no string copies on the hot path,
+  // and objects have few keys, so a vector beats a set.
+  void mark(const json* value);
+  std::vector<const json*> used_;
 };
 
 std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo = INT64_MIN,

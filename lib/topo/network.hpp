@@ -122,7 +122,7 @@ Network parse_network(ObjReader& r); // strict; recomputes and checks the finger
 json to_json(const Faults& f, const Network& n);
 Faults parse_faults(ObjReader& r, const Network* n);
 
-// XXH3-64 over the canonical JSON of nodes, links and faults.
+// XXH3-64 over the canonical content of nodes, links and faults (fixed-width fields).
 std::string fingerprint(const Network& n, const Faults* f);
 
 } // namespace icnkit::topo
