@@ -57,6 +57,14 @@ public:
     ++edges_;
   }
   std::int64_t vertices() const { return vertices_; }
+  // Adds every vertex and dependency of `o` (a graph over the same vertices).
+  void absorb(const Graph& o) {
+    for (std::size_t v = 0; v < o.used_.size(); ++v) {
+      if (!o.used_[v]) continue;
+      use(static_cast<std::int64_t>(v));
+      for (auto w : o.successors(v)) add(static_cast<std::int64_t>(v), w);
+    }
+  }
   std::int64_t edges() const { return edges_; }
 
   std::vector<std::int64_t> successors(std::size_t v) const {
@@ -265,6 +273,11 @@ std::int64_t CdgExplorer::vertex_node(std::int64_t vertex) const {
 }
 const std::string& CdgExplorer::reason(std::int64_t code) const {
   return impl_->reasons[static_cast<std::size_t>(-code - 3)];
+}
+
+void CdgExplorer::absorb(const CdgExplorer& other) {
+  impl_->g.absorb(other.impl_->g);
+  impl_->over_limit += other.impl_->over_limit;
 }
 
 CdgSummary CdgExplorer::summary() const {

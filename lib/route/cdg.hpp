@@ -53,6 +53,8 @@ public:
     std::int64_t node_of(std::int64_t v) const { return channel_dst[v / vcs]; }
   };
   Tables tables() const;
+  // Adds the dependencies another explorer of the same routing found (parallel walks merge).
+  void absorb(const CdgExplorer& other);
   CdgSummary summary() const;
 
 private:

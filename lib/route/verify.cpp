@@ -5,6 +5,9 @@
 #include "route/step.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <memory>
+#include <thread>
 #include <tuple>
 
 namespace icnkit::route {
@@ -47,6 +50,17 @@ public:
     r.hops.mean =
         delivered_ ? static_cast<double>(total_hops_) / static_cast<double>(delivered_) : 0.0;
     return r;
+  }
+
+  void absorb(const Tally& o) {
+    if (histogram_.size() < o.histogram_.size()) histogram_.resize(o.histogram_.size(), 0);
+    for (std::size_t h = 0; h < o.histogram_.size(); ++h) histogram_[h] += o.histogram_[h];
+    delivered_ += o.delivered_;
+    total_hops_ += o.total_hops_;
+    unreachable_ += o.unreachable_;
+    listed_.insert(listed_.end(), o.listed_.begin(), o.listed_.end());
+    sorted_ = false;
+    trim();
   }
 
 private:
@@ -308,40 +322,72 @@ Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
   } else {
     // One pass per destination: the deadlock walks, then every source's hops from what they
     // remembered. Same results as check_deadlock() + check_reachability(), half the work.
+    // Destinations are independent, so they are dealt round-robin to one worker per core, each
+    // with its own explorer and tally; merging them is order-independent (a set union of
+    // dependencies, sums, and the first unreachable pairs by (src, dst)), so the result does
+    // not depend on the number of workers.
     const auto down_links = f.down_links(n);
     const auto down_chips = f.down_chips(n);
     std::vector<std::int64_t> live;
     for (std::int64_t c = 0; c < n.n_chip; ++c)
       if (!down_chips[static_cast<std::size_t>(c)]) live.push_back(c);
-    CdgExplorer x(fn, n, f, v.hop_limit);
-    ChainWalk chains(x, static_cast<std::size_t>(n.channel_count() * x.vcs()));
-    Tally tally;
+    const std::size_t workers = std::clamp<std::size_t>(
+        std::thread::hardware_concurrency(), 1,
+        std::min<std::size_t>(8, std::max<std::size_t>(live.size() / 64, 1)));
+    struct Worker {
+      std::unique_ptr<CdgExplorer> x;
+      Tally tally;
+      std::exception_ptr error;
+    };
+    std::vector<Worker> ws(workers);
+    for (auto& w : ws) w.x = std::make_unique<CdgExplorer>(fn, n, f, v.hop_limit);
     Progress progress("verification", live.size());
-    for (std::size_t k = 0; k < live.size(); ++k) {
-      const std::int64_t dst = live[k];
-      x.begin_scope();
-      for (std::int64_t src : live)
-        if (src != dst) x.walk(src, dst);
-      chains.begin(static_cast<std::uint32_t>(k));
-      for (std::int64_t src : live) {
-        if (src == dst) continue;
-        std::int64_t code = 0;
-        std::int64_t h = chains.hops(src, dst, v.hop_limit, &code);
-        if (h >= 0) {
-          tally.delivered(h);
-        } else if (h == -2) {
-          tally.unreachable(src, dst, x.reason(code));
-        } else {
-          Path p = trace(fn, n, down_links, down_chips, src, dst, v.hop_limit);
-          if (p.delivered)
-            tally.delivered(static_cast<std::int64_t>(p.hops.size()));
-          else
-            tally.unreachable(src, dst, p.reason);
+    auto run = [&](std::size_t id) {
+      Worker& w = ws[id];
+      try {
+        CdgExplorer& x = *w.x;
+        ChainWalk chains(x, static_cast<std::size_t>(n.channel_count() * x.vcs()));
+        for (std::size_t k = id; k < live.size(); k += workers) {
+          const std::int64_t dst = live[k];
+          x.begin_scope();
+          for (std::int64_t src : live)
+            if (src != dst) x.walk(src, dst);
+          chains.begin(static_cast<std::uint32_t>(k));
+          for (std::int64_t src : live) {
+            if (src == dst) continue;
+            std::int64_t code = 0;
+            std::int64_t h = chains.hops(src, dst, v.hop_limit, &code);
+            if (h >= 0) {
+              w.tally.delivered(h);
+            } else if (h == -2) {
+              w.tally.unreachable(src, dst, x.reason(code));
+            } else {
+              Path p = trace(fn, n, down_links, down_chips, src, dst, v.hop_limit);
+              if (p.delivered)
+                w.tally.delivered(static_cast<std::int64_t>(p.hops.size()));
+              else
+                w.tally.unreachable(src, dst, p.reason);
+            }
+          }
+          if (id == 0) progress.update(k + 1); // Progress is not shared between threads
         }
+      } catch (...) {
+        w.error = std::current_exception();
       }
-      progress.update(k + 1);
-    }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t id = 1; id < workers; ++id) threads.emplace_back(run, id);
+    run(0);
+    for (auto& t : threads) t.join();
     progress.finish();
+    for (auto& w : ws)
+      if (w.error) std::rethrow_exception(w.error);
+    CdgExplorer& x = *ws[0].x;
+    Tally& tally = ws[0].tally;
+    for (std::size_t id = 1; id < workers; ++id) {
+      x.absorb(*ws[id].x);
+      tally.absorb(ws[id].tally);
+    }
     v.cdg = x.summary();
     const auto L = static_cast<std::int64_t>(live.size());
     Reachability r = tally.result(L * (L - 1));

@@ -387,3 +387,31 @@ TEST_CASE("routing section: round trip and strictness", "[route]") {
   wrong.vc_count = 2;
   CHECK_THROWS_AS(make_routing(wrong, n, {}), Error);
 }
+
+TEST_CASE("DOR: parallel verification equals the per-pair walk on a larger faulty torus",
+          "[route]") {
+  // 256 chips: verify_routing() deals destinations to one worker per core and merges them;
+  // the per-pair path (PerPair is not source-independent) runs single-threaded.
+  auto n = torus({8, 8, 4});
+  topo::Faults f;
+  f.links.push_back({17, "explicit"});
+  f.links.push_back({200, "explicit"});
+  f.chips.push_back({chip(n, {3, 5, 2}), "explicit"});
+  auto fn = dor(n, json::object(), f);
+  Verification v = verify_routing(*fn, n, f);
+  PerPair slow(*fn);
+  Verification w = verify_routing(slow, n, f);
+  CHECK(v.deadlock_free);
+  CHECK(v.pairs == w.pairs);
+  CHECK(v.unreachable_pairs > 0);
+  CHECK(v.unreachable_pairs == w.unreachable_pairs);
+  CHECK(v.hops.histogram == w.hops.histogram);
+  CHECK(v.cdg.vertices == w.cdg.vertices);
+  CHECK(v.cdg.edges == w.cdg.edges);
+  REQUIRE(v.unreachable.size() == w.unreachable.size());
+  for (std::size_t i = 0; i < v.unreachable.size(); ++i) {
+    CHECK(v.unreachable[i].src == w.unreachable[i].src);
+    CHECK(v.unreachable[i].dst == w.unreachable[i].dst);
+    CHECK(v.unreachable[i].reason == w.unreachable[i].reason);
+  }
+}
