@@ -57,4 +57,30 @@ topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route >"$T/r
 expect_ok net-sim -i "$T/routed.json" --traffic all-to-all --bytes 64MiB --format csv
 check "traffic baseline csv" test "$(wc -l <"$T/out")" = 2
 
+# Every tool that reads a document refuses the same bad inputs the same way: one stderr line,
+# exit 3, nothing on stdout.
+printf '{"schema": "icnkit/1", "network": {' >"$T/bad-malformed.json"
+: >"$T/bad-empty.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['schema']='icnkit/2'; print(json.dumps(d))" "$T/run1.json" >"$T/bad-schema.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['sheduel']={}; print(json.dumps(d))" "$T/run1.json" >"$T/bad-topkey.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['network']['nodes'][0]['colour']='red'; print(json.dumps(d))" "$T/run1.json" >"$T/bad-nodekey.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['network']['n_chip']='abc'; print(json.dumps(d))" "$T/run1.json" >"$T/bad-nchip.json"
+for bad in malformed empty schema topkey nodekey nchip; do
+  expect_exit 3 "$T/bad-$bad.json" topo-gen --pick 0
+  expect_exit 3 "$T/bad-$bad.json" topo-route
+  expect_exit 3 "$T/bad-$bad.json" coll-sched --bytes 1MiB
+  expect_exit 3 "$T/bad-$bad.json" net-sim
+done
+# A document without the section a tool needs.
+topo-enum --n-chip 64 >"$T/cands-only.json"
+expect_exit 3 "$T/cands-only.json" topo-route
+expect_exit 3 "$T/cands-only.json" coll-sched --bytes 1MiB
+expect_exit 3 "$T/cands-only.json" net-sim
+expect_exit 3 "$T/routed.json" net-sim --mode analytic
+# Unknown names are usage errors (2); known but not implemented ones are infeasible (4).
+expect_exit 2 "$T/routed.json" topo-route --algorithm xyz
+expect_exit 2 "$T/routed.json" coll-sched --algorithm xyz --bytes 1MiB
+expect_exit 2 "$T/routed.json" net-sim --mode xyz
+expect_exit 4 "$T/routed.json" net-sim --mode flit
+
 finish
