@@ -5,22 +5,14 @@
 #include "core/json_reader.hpp"
 #include "core/units.hpp"
 
+#include "support.hpp"
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 using namespace icnkit;
-
-static ErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  FAIL("no error thrown");
-  return ErrorKind::Runtime;
-}
+using icnkit::test::kind_of;
 
 TEST_CASE("sizes parse in decimal and binary units", "[core]") {
   CHECK(parse_bytes("64MiB", "x") == 64ull * 1024 * 1024);

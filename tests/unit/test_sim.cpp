@@ -4,11 +4,13 @@
 #include "sim/analytic.hpp"
 #include "sim/report.hpp"
 
+#include "support.hpp"
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 
 using namespace icnkit;
+using icnkit::test::kind_of;
 using namespace icnkit::sim;
 
 namespace {
@@ -101,16 +103,6 @@ private:
   std::vector<std::string> names_{"ring"};
   std::vector<StepInfo> infos_;
 };
-
-ErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  FAIL("no error thrown");
-  return ErrorKind::Runtime;
-}
 
 } // namespace
 

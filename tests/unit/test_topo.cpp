@@ -8,12 +8,14 @@
 #include "topo/torus.hpp"
 #include "topo/torus_geometry.hpp"
 
+#include "support.hpp"
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
 
 using namespace icnkit;
+using icnkit::test::kind_of;
 using namespace icnkit::topo;
 
 namespace {
@@ -45,16 +47,6 @@ Candidate torus_candidate(std::vector<int> S, std::vector<int> B) {
 Network make_torus(std::vector<int> S, std::vector<int> B) {
   auto c = torus_candidate(S, B);
   return generate(ctx_for(c.n_endpoint), c, {});
-}
-
-ErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  FAIL("no error thrown");
-  return ErrorKind::Runtime;
 }
 
 // Minimum number of links across any balanced bipartition, by brute force (small n only).
