@@ -2,12 +2,14 @@
 #include "common/tool.hpp"
 #include "core/units.hpp"
 #include "topo/enumerate.hpp"
+#include "topo/export.hpp"
 #include "topo/faults.hpp"
 
 using namespace icnkit;
 
 int main(int argc, char** argv) {
   std::string pick;
+  std::string format = "json";
   std::string link_bw, link_latency;
   std::vector<std::string> fail_links, fail_chips;
   std::int64_t fail_random = 0;
@@ -21,7 +23,8 @@ int main(int argc, char** argv) {
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' > net.json\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 0 --fail-link '(1,1,0)-(2,1,0)' --fail-chip 5\n"
       "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-random-links 3 "
-      "--seed 7\n",
+      "--seed 7\n"
+      "  topo-enum --n-chip 64 | topo-gen --pick 0 --format dot | dot -Tsvg > net.svg\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
@@ -38,9 +41,14 @@ int main(int argc, char** argv) {
         app.add_option("--fail-random-links", fail_random,
                        "Fail K links chosen at random (with --seed)");
         o_seed = app.add_option("--seed", seed, "Seed of the random faults")->default_str("1");
+        app.add_option("--format", format,
+                       "Output format: json (the icnkit document), networkx (node-link JSON), "
+                       "graphml, dot, booksim (anynet file)")
+            ->default_str("json");
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        const topo::ExportFormat fmt = topo::parse_export_format(format);
         Document d = tool::load(c);
         if (!d.context)
           fail_input(source_name(c.input) + ":/context",
@@ -89,6 +97,11 @@ int main(int argc, char** argv) {
         auto faults = topo::make_faults(*out.network, fr);
         if (!faults.empty()) out.faults = faults;
         refresh_fingerprint(out);
+        if (fmt != topo::ExportFormat::Json) {
+          write_output(c.output, topo::export_network(*out.network,
+                                                      out.faults ? &*out.faults : nullptr, fmt));
+          return;
+        }
         tool::store(c, out,
                     fail_random > 0 || *o_seed ? std::optional<std::uint64_t>(seed) : std::nullopt);
       });

@@ -1,0 +1,54 @@
+// Exports of a generated network to other tools' formats (topo-gen --format). The icnkit
+// document stays the default and the only format icnkit reads back; these are one-way.
+//
+//   networkx  node-link JSON as networkx.node_link_data writes a MultiGraph (the "links" key of
+//             networkx 2.x..3.5; networkx >= 3.6 reads it with node_link_graph(d, edges="links")):
+//             {"directed": false, "multigraph": true,
+//              "graph": {"family", "n_chip", "fingerprint"},
+//              "nodes": [{"id", "kind", "tier", "board", "rack", "pod", "coord": [..], "failed"}],
+//              "links": [{"source", "target", "key", "id", "kind", "dim", "dir",
+//                         "bandwidth_bytes_per_s", "latency_s", "failed"}]}
+//             key numbers the parallel links of a pair 0, 1, ... in link-id order.
+//   graphml   Boost.Graph's write_graphml: undirected, node n<i> is node i, parallel edges kept.
+//             graph data: family, n_chip, fingerprint; node data: id, kind, tier, board, rack, pod,
+//             coord ("x,y,z"), failed; edge data: link (the link id; edge e<k> is link k), kind,
+//             dim, dir, bandwidth_bytes_per_s, latency_s, failed (booleans as 1/0).
+//   dot       Boost.Graph's write_graphviz_dp: "graph G {", nodes named by id with the node data
+//             above (except id) plus shape (chip: ellipse, switch: box), color and style; one
+//             "a--b" line per link, in link-id order, with the edge data above plus color and
+//             style: failed links and chips are dashed red. `dot -Tsvg` renders it.
+//   booksim   BookSim 2 anynet network file (network_file = ..., topology = anynet): one line per
+//             router, see export_network.
+#pragma once
+#include "topo/network.hpp"
+
+#include <string>
+
+namespace icnkit::topo {
+
+enum class ExportFormat { Json, NetworkX, GraphML, Dot, BookSim };
+
+// "json" | "networkx" | "graphml" | "dot" | "booksim"; anything else is Error(Usage) at `where`
+// listing the formats.
+ExportFormat parse_export_format(const std::string& name, const std::string& where = "--format");
+std::string to_string(ExportFormat f);
+
+// Clock used to turn link latency into BookSim cycles: cycles = max(1, round(latency_s * Hz)).
+inline constexpr double kBookSimClockHz = 1e9;
+
+// The network in format `f` (not Json: that is the icnkit document, which the tools write
+// themselves; asking for it here is Error(Runtime)). `faults` may be null. Failed links (and
+// every link of a failed chip) are marked failed in networkx / graphml / dot, failed chips too.
+//
+// booksim: line i is `router i [node i] (router j c)*` for every node i in id order: chips are
+// routers with their own terminal node (node id = chip id), switches are routers without one;
+// j runs over i's neighbours in ascending id and c is the link latency in cycles at
+// kBookSimClockHz. Failed links are left out: BookSim's anynet has no notion of a failed link
+// (a failed chip keeps its router and node, so ids stay dense as anynet requires, but loses
+// all its links; BookSim's routing assumes a connected network). Anynet keeps one channel per
+// router pair (its neighbour table is a map), so parallel links are written once, with the
+// smallest latency among them. Self-loops are left out. The file has no comments: anynet's
+// parser rejects any line not starting with router/node.
+std::string export_network(const Network& n, const Faults* faults, ExportFormat f);
+
+} // namespace icnkit::topo
