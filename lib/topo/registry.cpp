@@ -1,5 +1,6 @@
 // The one explicit list of families. Adding a family: implement Family, add it here.
 #include "topo/family.hpp"
+#include "topo/mesh.hpp"
 #include "topo/torus.hpp"
 
 #include <algorithm>
@@ -8,7 +9,8 @@ namespace icnkit::topo {
 
 const std::vector<const Family*>& families() {
   static const TorusFamily torus;
-  static const std::vector<const Family*> all = {&torus};
+  static const MeshFamily mesh;
+  static const std::vector<const Family*> all = {&torus, &mesh};
   return all;
 }
 

@@ -4,79 +4,8 @@
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <numeric>
-#include <tuple>
 
 namespace icnkit::topo {
-
-namespace {
-
-std::vector<int> divisors(std::int64_t n) {
-  std::vector<int> lo, hi;
-  for (std::int64_t d = 1; d * d <= n; ++d)
-    if (n % d == 0) {
-      lo.push_back(static_cast<int>(d));
-      if (d * d != n) hi.push_back(static_cast<int>(n / d));
-    }
-  lo.insert(lo.end(), hi.rbegin(), hi.rend());
-  return lo;
-}
-
-// Every ordered tuple of `dims` factors >= 2 whose product is n.
-void factorisations(std::int64_t n, int dims, std::vector<int>& cur,
-                    std::vector<std::vector<int>>& out) {
-  if (dims == 1) {
-    if (n >= 2) {
-      cur.push_back(static_cast<int>(n));
-      out.push_back(cur);
-      cur.pop_back();
-    }
-    return;
-  }
-  for (int d : divisors(n)) {
-    if (d < 2 || n / d < 2) continue;
-    cur.push_back(d);
-    factorisations(n / d, dims - 1, cur, out);
-    cur.pop_back();
-  }
-}
-
-// Every board shape B with B_d | S_d and, when prod(B) > 1, max(B) <= 2 min(B).
-std::vector<std::vector<int>> board_shapes(const std::vector<int>& S) {
-  std::vector<std::vector<int>> out;
-  std::vector<int> cur;
-  std::function<void(std::size_t)> rec = [&](std::size_t d) {
-    if (d == S.size()) {
-      auto [mn, mx] = std::minmax_element(cur.begin(), cur.end());
-      bool unit = std::all_of(cur.begin(), cur.end(), [](int b) { return b == 1; });
-      if (unit || *mx <= 2 * *mn) out.push_back(cur);
-      return;
-    }
-    for (int b : divisors(S[d])) {
-      cur.push_back(b);
-      rec(d + 1);
-      cur.pop_back();
-    }
-  };
-  rec(0);
-  return out;
-}
-
-std::int64_t product(const std::vector<int>& v) {
-  return std::accumulate(v.begin(), v.end(), std::int64_t{1}, std::multiplies<>());
-}
-
-std::string join(const std::vector<int>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) s += 'x';
-    s += std::to_string(v[i]);
-  }
-  return s;
-}
-
-} // namespace
 
 std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S) {
   // Cutting every ring of dimension d twice splits the torus into halves when S_d is even:
@@ -100,75 +29,18 @@ std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S) {
 }
 
 std::string torus_candidate_id(const TorusParams& p) {
-  return "torus:" + join(p.dimension_sizes) + "/b" + join(p.board_shape);
+  return grid_candidate_id("torus", p);
 }
 
 std::vector<Candidate> TorusFamily::enumerate(const Context& ctx) const {
   if (ctx.intra_board_topo != IntraBoardTopo::None)
     fail_infeasible("intra_board_topo", "torus links already connect the chips of a board: "
                                         "intra_board_topo must be none for the torus family");
-  struct Item {
-    TorusParams p;
-    double balance; // max(S)/min(S)
-  };
-  std::vector<Item> items;
-  for (int dims : {3, 2}) {
-    std::vector<std::vector<int>> shapes;
-    std::vector<int> cur;
-    factorisations(ctx.n_chip, dims, cur, shapes);
-    for (auto& S : shapes) {
-      auto [mn, mx] = std::minmax_element(S.begin(), S.end());
-      for (auto& B : board_shapes(S)) items.push_back({{S, B}, double(*mx) / double(*mn)});
-    }
-  }
-  // The family's order: balanced shapes first, 3D before 2D, then shape and board lexicographic.
-  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    return std::tuple(a.balance, -static_cast<int>(a.p.dimension_sizes.size()), a.p.dimension_sizes,
-                      a.p.board_shape) < std::tuple(b.balance,
-                                                    -static_cast<int>(b.p.dimension_sizes.size()),
-                                                    b.p.dimension_sizes, b.p.board_shape);
-  });
-  std::vector<Candidate> out;
-  out.reserve(items.size());
-  for (auto& it : items) {
-    const auto& S = it.p.dimension_sizes;
-    Candidate c;
-    c.id = torus_candidate_id(it.p);
-    c.family = "torus";
-    c.family_attrs = {{"dimension_sizes", S}, {"board_shape", it.p.board_shape}};
-    c.n_endpoint = ctx.n_chip;
-    c.derived_chips_per_board = product(it.p.board_shape);
-    if (it.balance > 4) c.warnings.push_back("asymmetric");
-    if (*std::min_element(S.begin(), S.end()) == 2) c.warnings.push_back("degenerate-dimension");
-    out.push_back(std::move(c));
-  }
-  return out;
+  return grid_candidates(ctx, "torus");
 }
 
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip) {
-  ObjReader r(c.family_attrs, "candidate " + c.id, "/family_attrs");
-  TorusParams p;
-  for (auto v : r.int_list("dimension_sizes", 2, kMaxChips))
-    p.dimension_sizes.push_back(static_cast<int>(v));
-  for (auto v : r.int_list("board_shape", 1, kMaxChips))
-    p.board_shape.push_back(static_cast<int>(v));
-  r.done();
-  const auto& S = p.dimension_sizes;
-  const auto& B = p.board_shape;
-  if (S.size() < 2 || S.size() > 3) r.fail("dimension_sizes", "a torus has 2 or 3 dimensions");
-  if (B.size() != S.size()) r.fail("board_shape", "needs one entry per dimension");
-  if (product(S) != n_chip)
-    r.fail("dimension_sizes", "product " + std::to_string(product(S)) + " differs from n_chip " +
-                                  std::to_string(n_chip));
-  for (std::size_t d = 0; d < S.size(); ++d)
-    if (S[d] % B[d] != 0)
-      r.fail("board_shape", "board_shape must divide dimension_sizes in every dimension");
-  auto [mn, mx] = std::minmax_element(B.begin(), B.end());
-  if (product(B) > 1 && *mx > 2 * *mn) r.fail("board_shape", "max(B)/min(B) must be at most 2");
-  if (c.derived_chips_per_board != product(B))
-    fail_input("candidate " + c.id + ":/derived_chips_per_board",
-               "must equal the product of board_shape");
-  return p;
+  return parse_grid_attrs(c, n_chip, "torus");
 }
 
 Network TorusFamily::generate(const Context& ctx, const Candidate& c,
@@ -184,30 +56,7 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
   n.family = "torus";
   n.n_chip = ctx.n_chip;
   n.chip_radix = ctx.chip_radix;
-
-  // Boards by cube packing: board coordinate x_d / B_d, numbered row-major, dimension 0 fastest.
-  std::vector<int> grid(S.size());
-  for (std::size_t d = 0; d < S.size(); ++d) grid[d] = S[d] / B[d];
-  TorusGeometry board_grid(grid);
-  n.boards.resize(static_cast<std::size_t>(board_grid.count()));
-  for (std::size_t b = 0; b < n.boards.size(); ++b)
-    n.boards[b] = {static_cast<std::int64_t>(b), 0, {}};
-  n.nodes.resize(static_cast<std::size_t>(n.n_chip));
-  std::vector<int> bc(S.size());
-  for (std::int64_t id = 0; id < n.n_chip; ++id) {
-    Node& v = n.nodes[static_cast<std::size_t>(id)];
-    v.id = id;
-    v.coord = g.coords(id);
-    for (std::size_t d = 0; d < S.size(); ++d) bc[d] = v.coord[d] / B[d];
-    v.board = board_grid.id(bc);
-    v.rack = 0; // the spec's default for the torus: one rack, one pod
-    v.pod = 0;
-    n.boards[static_cast<std::size_t>(v.board)].chips.push_back(id);
-  }
-  Rack rack{0, 0, {}};
-  for (auto& b : n.boards) rack.boards.push_back(b.id);
-  n.racks.push_back(std::move(rack));
-  n.pods.push_back({0, {0}});
+  place_grid_chips(n, p); // chips, boards by cube packing, one rack, one pod
 
   // One link per chip per dimension, in + direction; a size-2 ring keeps both (a multigraph).
   n.links.reserve(static_cast<std::size_t>(n.n_chip * D));
@@ -235,10 +84,8 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
     fail_runtime("torus metrics", "BFS diameter " + std::to_string(m.diameter) +
                                       " != closed form " + std::to_string(closed));
   auto [links_cut, exact] = torus_bisection_links(S);
-  double min_bw = n.links.empty() ? 0.0 : n.links[0].bandwidth_bytes_per_s;
-  for (auto& l : n.links) min_bw = std::min(min_bw, l.bandwidth_bytes_per_s);
   m.bisection_links = links_cut;
-  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_bw;
+  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
   m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
   m.link_count = static_cast<std::int64_t>(n.links.size());
   m.switch_count = 0;

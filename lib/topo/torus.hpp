@@ -3,13 +3,11 @@
 // max(B)/min(B) <= 2 when prod(B) > 1. Chips connect directly; boards by cube packing of B.
 #pragma once
 #include "topo/family.hpp"
+#include "topo/grid.hpp"
 
 namespace icnkit::topo {
 
-struct TorusParams {
-  std::vector<int> dimension_sizes;
-  std::vector<int> board_shape;
-};
+using TorusParams = GridParams;
 
 std::string torus_candidate_id(const TorusParams& p);
 // Links crossing a minimum balanced cut of a torus of shape S, and whether that is exact

@@ -1,0 +1,185 @@
+#include "topo/grid.hpp"
+
+#include "topo/torus_geometry.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <tuple>
+
+namespace icnkit::topo {
+
+namespace {
+
+void factorisations(std::int64_t n, int dims, std::vector<int>& cur,
+                    std::vector<std::vector<int>>& out) {
+  if (dims == 1) {
+    if (n >= 2) {
+      cur.push_back(static_cast<int>(n));
+      out.push_back(cur);
+      cur.pop_back();
+    }
+    return;
+  }
+  for (int d : divisors(n)) {
+    if (d < 2 || n / d < 2) continue;
+    cur.push_back(d);
+    factorisations(n / d, dims - 1, cur, out);
+    cur.pop_back();
+  }
+}
+
+} // namespace
+
+std::vector<int> divisors(std::int64_t n) {
+  std::vector<int> lo, hi;
+  for (std::int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) {
+      lo.push_back(static_cast<int>(d));
+      if (d * d != n) hi.push_back(static_cast<int>(n / d));
+    }
+  lo.insert(lo.end(), hi.rbegin(), hi.rend());
+  return lo;
+}
+
+std::vector<std::vector<int>> ordered_factorisations(std::int64_t n, int dims) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> cur;
+  factorisations(n, dims, cur, out);
+  return out;
+}
+
+std::vector<std::vector<int>> board_shapes(const std::vector<int>& S) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> cur;
+  std::function<void(std::size_t)> rec = [&](std::size_t d) {
+    if (d == S.size()) {
+      auto [mn, mx] = std::minmax_element(cur.begin(), cur.end());
+      bool unit = std::all_of(cur.begin(), cur.end(), [](int b) { return b == 1; });
+      if (unit || *mx <= 2 * *mn) out.push_back(cur);
+      return;
+    }
+    for (int b : divisors(S[d])) {
+      cur.push_back(b);
+      rec(d + 1);
+      cur.pop_back();
+    }
+  };
+  rec(0);
+  return out;
+}
+
+std::int64_t product(const std::vector<int>& v) {
+  return std::accumulate(v.begin(), v.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+std::string join_sizes(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
+
+std::string grid_candidate_id(const std::string& family, const GridParams& p) {
+  return family + ":" + join_sizes(p.dimension_sizes) + "/b" + join_sizes(p.board_shape);
+}
+
+std::vector<Candidate> grid_candidates(const Context& ctx, const std::string& family) {
+  struct Item {
+    GridParams p;
+    double balance; // max(S)/min(S)
+  };
+  std::vector<Item> items;
+  for (int dims : {3, 2})
+    for (auto& S : ordered_factorisations(ctx.n_chip, dims)) {
+      auto [mn, mx] = std::minmax_element(S.begin(), S.end());
+      for (auto& B : board_shapes(S)) items.push_back({{S, B}, double(*mx) / double(*mn)});
+    }
+  // The family's order: balanced shapes first, 3D before 2D, then shape and board lexicographic.
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return std::tuple(a.balance, -static_cast<int>(a.p.dimension_sizes.size()), a.p.dimension_sizes,
+                      a.p.board_shape) < std::tuple(b.balance,
+                                                    -static_cast<int>(b.p.dimension_sizes.size()),
+                                                    b.p.dimension_sizes, b.p.board_shape);
+  });
+  std::vector<Candidate> out;
+  out.reserve(items.size());
+  for (auto& it : items) {
+    const auto& S = it.p.dimension_sizes;
+    Candidate c;
+    c.id = grid_candidate_id(family, it.p);
+    c.family = family;
+    c.family_attrs = {{"dimension_sizes", S}, {"board_shape", it.p.board_shape}};
+    c.n_endpoint = ctx.n_chip;
+    c.derived_chips_per_board = product(it.p.board_shape);
+    if (it.balance > 4) c.warnings.push_back("asymmetric");
+    if (*std::min_element(S.begin(), S.end()) == 2) c.warnings.push_back("degenerate-dimension");
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+GridParams parse_grid_attrs(const Candidate& c, std::int64_t n_chip, const std::string& family) {
+  ObjReader r(c.family_attrs, "candidate " + c.id, "/family_attrs");
+  GridParams p;
+  for (auto v : r.int_list("dimension_sizes", 2, kMaxChips))
+    p.dimension_sizes.push_back(static_cast<int>(v));
+  for (auto v : r.int_list("board_shape", 1, kMaxChips))
+    p.board_shape.push_back(static_cast<int>(v));
+  r.done();
+  const auto& S = p.dimension_sizes;
+  const auto& B = p.board_shape;
+  if (S.size() < 2 || S.size() > 3)
+    r.fail("dimension_sizes", "a " + family + " has 2 or 3 dimensions");
+  if (B.size() != S.size()) r.fail("board_shape", "needs one entry per dimension");
+  if (product(S) != n_chip)
+    r.fail("dimension_sizes", "product " + std::to_string(product(S)) + " differs from n_chip " +
+                                  std::to_string(n_chip));
+  for (std::size_t d = 0; d < S.size(); ++d)
+    if (S[d] % B[d] != 0)
+      r.fail("board_shape", "board_shape must divide dimension_sizes in every dimension");
+  auto [mn, mx] = std::minmax_element(B.begin(), B.end());
+  if (product(B) > 1 && *mx > 2 * *mn) r.fail("board_shape", "max(B)/min(B) must be at most 2");
+  if (c.derived_chips_per_board != product(B))
+    fail_input("candidate " + c.id + ":/derived_chips_per_board",
+               "must equal the product of board_shape");
+  return p;
+}
+
+void place_grid_chips(Network& n, const GridParams& p) {
+  const auto& S = p.dimension_sizes;
+  const auto& B = p.board_shape;
+  TorusGeometry g(S);
+  std::vector<int> grid(S.size());
+  for (std::size_t d = 0; d < S.size(); ++d) grid[d] = S[d] / B[d];
+  TorusGeometry board_grid(grid);
+  n.boards.resize(static_cast<std::size_t>(board_grid.count()));
+  for (std::size_t b = 0; b < n.boards.size(); ++b)
+    n.boards[b] = {static_cast<std::int64_t>(b), 0, {}};
+  n.nodes.resize(static_cast<std::size_t>(n.n_chip));
+  std::vector<int> bc(S.size());
+  for (std::int64_t id = 0; id < n.n_chip; ++id) {
+    Node& v = n.nodes[static_cast<std::size_t>(id)];
+    v.id = id;
+    v.coord = g.coords(id);
+    for (std::size_t d = 0; d < S.size(); ++d) bc[d] = v.coord[d] / B[d];
+    v.board = board_grid.id(bc);
+    v.rack = 0; // the spec's default for the torus (and the mesh): one rack, one pod
+    v.pod = 0;
+    n.boards[static_cast<std::size_t>(v.board)].chips.push_back(id);
+  }
+  Rack rack{0, 0, {}};
+  for (auto& b : n.boards) rack.boards.push_back(b.id);
+  n.racks.push_back(std::move(rack));
+  n.pods.push_back({0, {0}});
+}
+
+double min_link_bandwidth(const Network& n) {
+  double min_bw = n.links.empty() ? 0.0 : n.links[0].bandwidth_bytes_per_s;
+  for (auto& l : n.links) min_bw = std::min(min_bw, l.bandwidth_bytes_per_s);
+  return min_bw;
+}
+
+} // namespace icnkit::topo

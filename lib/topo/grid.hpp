@@ -1,0 +1,52 @@
+// Helpers shared by the coordinate families (torus, mesh): ordered factorisations of n_chip
+// into 2 or 3 dimension sizes, the spec's board shapes (@tbl-spec-topo-16), their enumeration
+// order and warnings, candidate attributes, and the cube packing of chips into boards.
+#pragma once
+#include "topo/candidate.hpp"
+#include "topo/context.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace icnkit::topo {
+
+// A coordinate family's parameters: dimension sizes S and board shape B.
+struct GridParams {
+  std::vector<int> dimension_sizes;
+  std::vector<int> board_shape;
+};
+
+// Divisors of n in increasing order.
+std::vector<int> divisors(std::int64_t n);
+// Every ordered tuple of `dims` factors >= 2 whose product is n, lexicographic.
+std::vector<std::vector<int>> ordered_factorisations(std::int64_t n, int dims);
+// Every board shape B with B_d | S_d and, when prod(B) > 1, max(B) <= 2 min(B).
+std::vector<std::vector<int>> board_shapes(const std::vector<int>& S);
+std::int64_t product(const std::vector<int>& v);
+// "4x4x2".
+std::string join_sizes(const std::vector<int>& v);
+
+// "FAMILY:4x4x4/b2x2x2".
+std::string grid_candidate_id(const std::string& family, const GridParams& p);
+
+// Every (S, B) with D = 3 or 2, S_d >= 2, prod S = n_chip and B a board shape of S, as
+// candidates of `family` with the family warnings asymmetric (max S / min S > 4) and
+// degenerate-dimension (min S = 2). Order: balanced shapes first, 3D before 2D, then S and B
+// lexicographic.
+std::vector<Candidate> grid_candidates(const Context& ctx, const std::string& family);
+
+// Reads and checks a candidate's family_attrs (dimension_sizes, board_shape) against n_chip;
+// Error(Input) naming the attribute otherwise.
+GridParams parse_grid_attrs(const Candidate& c, std::int64_t n_chip, const std::string& family);
+
+// Fills n.nodes (chips 0..N-1 with coordinates, id = x0 + S0*(x1 + S1*x2)), n.boards (cube
+// packing: board coordinate x_d / B_d, numbered row-major with dimension 0 fastest), one rack
+// and one pod. n.n_chip must be prod(S).
+void place_grid_chips(Network& n, const GridParams& p);
+
+// The smallest link bandwidth of the network (0 without links).
+double min_link_bandwidth(const Network& n);
+
+} // namespace icnkit::topo

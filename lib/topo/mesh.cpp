@@ -1,0 +1,143 @@
+#include "topo/mesh.hpp"
+
+#include "topo/metrics.hpp"
+
+#include <algorithm>
+
+namespace icnkit::topo {
+
+MeshGeometry MeshGeometry::of(const Network& n, const std::string& who) {
+  if (n.family != "mesh")
+    fail_infeasible("/network/family", who + " needs a mesh, but the network is a " + n.family);
+  const json& attrs = n.metrics.family_attrs;
+  std::vector<int> sizes;
+  if (attrs.contains("dimension_sizes") && attrs["dimension_sizes"].is_array())
+    for (auto& v : attrs["dimension_sizes"])
+      if (v.is_number_integer()) sizes.push_back(v.get<int>());
+  // Every size in [1, n_chip] and the running product bounded by n_chip: no overflow.
+  bool ok = !sizes.empty();
+  std::int64_t count = 1;
+  for (int s : sizes) {
+    ok = ok && s >= 1 && s <= n.n_chip && count * s <= n.n_chip;
+    if (ok) count *= s;
+  }
+  MeshGeometry g(ok ? sizes : std::vector<int>{});
+  if (!ok || g.count() != n.n_chip || static_cast<std::int64_t>(n.links.size()) != g.link_count())
+    fail_input("/network/metrics/family_attrs/dimension_sizes",
+               "mesh shape disagrees with the network's chips and links");
+  return g;
+}
+
+std::int64_t MeshGeometry::link(std::int64_t id, int d, int dir) const {
+  std::int64_t from = dir > 0 ? id : neighbour(id, d, -1);
+  if (from < 0 || !has_neighbour(from, d, +1)) return -1;
+  std::int64_t l = 0;
+  for (int e = 0; e < dims(); ++e) {
+    // Chips below `from` that are not on the last layer of dimension e.
+    const std::int64_t t = stride(e), s = size(e), p = t * s;
+    l += from - (from / p) * t - std::max<std::int64_t>(0, from % p - (s - 1) * t);
+    if (e < d && coord(from, e) < size(e) - 1) ++l;
+  }
+  return l;
+}
+
+std::int64_t MeshGeometry::link_count() const {
+  std::int64_t total = 0;
+  for (int d = 0; d < dims(); ++d) total += (size(d) - 1) * (count() / size(d));
+  return total;
+}
+
+std::string mesh_candidate_id(const GridParams& p) {
+  return grid_candidate_id("mesh", p);
+}
+
+std::pair<std::int64_t, bool> mesh_bisection_links(const std::vector<int>& S) {
+  // Cutting every line of dimension d once, in its middle, splits the mesh into halves when
+  // S_d is even: N/S_d links. When S_d is odd the middle layer is split too (a "staircase"
+  // cut): each of its chips keeps one of its two dimension-d links uncut, so the cut is
+  // N/S_d plus the bisection of that (D-1)-dimensional layer. The minimum over d is exact
+  // (N/k_max) when the longest dimension is even; otherwise it is an upper bound.
+  std::int64_t n = product(S);
+  if (n <= 1) return {0, true};
+  std::int64_t best = INT64_MAX;
+  for (std::size_t d = 0; d < S.size(); ++d) {
+    std::int64_t cut = n / S[d];
+    if (S[d] % 2 != 0) {
+      std::vector<int> rest = S;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(d));
+      cut += mesh_bisection_links(rest).first;
+    }
+    best = std::min(best, cut);
+  }
+  return {best, *std::max_element(S.begin(), S.end()) % 2 == 0};
+}
+
+GridParams parse_mesh_attrs(const Candidate& c, std::int64_t n_chip) {
+  return parse_grid_attrs(c, n_chip, "mesh");
+}
+
+std::vector<Candidate> MeshFamily::enumerate(const Context& ctx) const {
+  if (ctx.intra_board_topo != IntraBoardTopo::None)
+    fail_infeasible("intra_board_topo", "mesh links already connect the chips of a board: "
+                                        "intra_board_topo must be none for the mesh family");
+  return grid_candidates(ctx, "mesh");
+}
+
+Network MeshFamily::generate(const Context& ctx, const Candidate& c,
+                             const GenerateOptions& o) const {
+  if (ctx.intra_board_topo != IntraBoardTopo::None)
+    fail_infeasible("intra_board_topo", "intra_board_topo must be none for the mesh family");
+  GridParams p = parse_mesh_attrs(c, ctx.n_chip);
+  const auto& S = p.dimension_sizes;
+  const auto& B = p.board_shape;
+  MeshGeometry g(S);
+  const int D = g.dims();
+  Network n;
+  n.family = "mesh";
+  n.n_chip = ctx.n_chip;
+  n.chip_radix = ctx.chip_radix;
+  place_grid_chips(n, p); // chips, boards by cube packing, one rack, one pod
+
+  // One link per chip per dimension in + direction, except from the last coordinate; ids dense
+  // in (chip, dimension) order (MeshGeometry::link gives the same id from the coordinates).
+  n.links.reserve(static_cast<std::size_t>(g.link_count()));
+  for (std::int64_t id = 0; id < n.n_chip; ++id)
+    for (int d = 0; d < D; ++d) {
+      if (!g.has_neighbour(id, d, +1)) continue;
+      Link l;
+      l.id = static_cast<std::int64_t>(n.links.size());
+      l.a = id;
+      l.b = g.neighbour(id, d, +1);
+      l.kind = link_kind_between(n, l.a, l.b);
+      LinkParams lp = link_params(ctx, o, l.kind);
+      l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
+      l.latency_s = lp.latency_s;
+      l.dim = d;
+      l.dir = +1;
+      n.links.push_back(l);
+    }
+
+  // Metrics. Chip 0 is a corner, a diametral vertex of the mesh: BFS from it is exact.
+  Metrics& m = n.metrics;
+  std::int64_t closed = 0;
+  for (int s : S) closed += s - 1;
+  m.diameter = eccentricity(n, 0);
+  if (m.diameter != closed)
+    fail_runtime("mesh metrics", "BFS diameter " + std::to_string(m.diameter) + " != closed form " +
+                                     std::to_string(closed));
+  if (static_cast<std::int64_t>(n.links.size()) != g.link_count())
+    fail_runtime("mesh metrics", "built " + std::to_string(n.links.size()) +
+                                     " links, closed form " + std::to_string(g.link_count()));
+  auto [links_cut, exact] = mesh_bisection_links(S);
+  m.bisection_links = links_cut;
+  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
+  m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
+  m.link_count = static_cast<std::int64_t>(n.links.size());
+  m.switch_count = 0;
+  m.path_diversity = D; // a corner has D neighbours, and the mesh is D-connected
+  m.derived_chips_per_board = product(B);
+  m.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
+  return n;
+}
+
+} // namespace icnkit::topo
