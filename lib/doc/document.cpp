@@ -35,7 +35,8 @@ const topo::Faults& Document::faults_or_none() const {
 }
 
 const topo::Network& Document::require_network(const std::string& who) const {
-  if (!network) fail_input("/network", who + " needs a network section (run topo-gen first)");
+  if (!network)
+    fail_input(source + ":/network", who + " needs a network section (run topo-gen first)");
   return *network;
 }
 
@@ -52,6 +53,7 @@ Document parse_document(const std::string& text, const std::string& source) {
   }
   ObjReader r(j, source, "");
   Document d;
+  d.source = source;
   auto schema = r.string("schema");
   check_schema(schema, r.where("schema"));
   if (r.has("provenance")) {

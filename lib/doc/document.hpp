@@ -27,6 +27,7 @@ struct Provenance {
 };
 
 struct Document {
+  std::string source = "stdin"; // where it was read from, for error messages (not written)
   std::vector<Provenance> provenance;
   std::optional<topo::Context> context;
   std::optional<topo::CandidateList> candidates;
