@@ -20,22 +20,6 @@ using namespace icnkit::topo;
 
 namespace {
 
-Network export_torus(std::vector<int> S, std::vector<int> B) {
-  std::int64_t n = 1, cpb = 1;
-  for (int s : S) n *= s;
-  for (int b : B) cpb *= b;
-  Candidate c;
-  c.family = "torus";
-  c.id = torus_candidate_id({S, B});
-  c.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
-  c.n_endpoint = n;
-  c.derived_chips_per_board = cpb;
-  Context ctx;
-  ctx.n_chip = n;
-  ctx.chips_per_board_max = 16;
-  return generate(ctx, c, {});
-}
-
 // Chips 0, 1 and switch 2: links 0-2, 1-2 and two parallel 0-1 links with different latencies.
 Network small_with_switch() {
   Network n;
@@ -145,7 +129,7 @@ TEST_CASE("export: format names round-trip; an unknown one is a usage error", "[
 }
 
 TEST_CASE("export networkx: node-link MultiGraph with every node and link", "[export]") {
-  Network n = export_torus({4, 4, 4}, {2, 2, 2});
+  Network n = test::grid_network("torus", {4, 4, 4}, {2, 2, 2});
   auto j = nlohmann::json::parse(export_network(n, nullptr, ExportFormat::NetworkX));
   CHECK(j["directed"] == false);
   CHECK(j["multigraph"] == true);
@@ -178,7 +162,7 @@ TEST_CASE("export networkx: node-link MultiGraph with every node and link", "[ex
 }
 
 TEST_CASE("export networkx: parallel links get keys 0 and 1; failures are marked", "[export]") {
-  Network n = export_torus({2, 4}, {1, 1});
+  Network n = test::grid_network("torus", {2, 4}, {1, 1});
   auto par = links_between(n, 0, 1);
   REQUIRE(par.size() == 2); // the ring of size 2: the + and - links of chip 0
   FaultRequest fr;
@@ -207,7 +191,7 @@ TEST_CASE("export networkx: parallel links get keys 0 and 1; failures are marked
 
 TEST_CASE("export graphml: one <node> per node, one <edge> per link, parallel ones kept",
           "[export]") {
-  Network n = export_torus({2, 4}, {1, 1});
+  Network n = test::grid_network("torus", {2, 4}, {1, 1});
   auto par = links_between(n, 0, 1);
   FaultRequest fr;
   fr.links = {"#" + std::to_string(par[0])};
@@ -236,7 +220,7 @@ TEST_CASE("export graphml: one <node> per node, one <edge> per link, parallel on
 }
 
 TEST_CASE("export dot: one 'a--b' line per link, failed links and chips dashed red", "[export]") {
-  Network n = export_torus({2, 4}, {1, 1});
+  Network n = test::grid_network("torus", {2, 4}, {1, 1});
   FaultRequest fr;
   fr.chips = {"7"};
   Faults f = make_faults(n, fr);
@@ -272,7 +256,7 @@ TEST_CASE("export dot: one 'a--b' line per link, failed links and chips dashed r
 
 TEST_CASE("export booksim: a router per node, a terminal per chip, live neighbours once",
           "[export]") {
-  Network n = export_torus({2, 4}, {1, 1});
+  Network n = test::grid_network("torus", {2, 4}, {1, 1});
   // 16 links over 12 distinct pairs: the size-2 ring doubles (0,1), (2,3), (4,5), (6,7).
   auto rs = parse_anynet(export_network(n, nullptr, ExportFormat::BookSim));
   REQUIRE(rs.size() == n.nodes.size());

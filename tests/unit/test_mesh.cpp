@@ -31,21 +31,6 @@ CandidateList enum_mesh(const Context& c, std::size_t cap = 0) {
   return enumerate(c, {&require_family("mesh", "test")}, cap);
 }
 
-Candidate mesh_candidate(std::vector<int> S, std::vector<int> B) {
-  Candidate c;
-  c.family = "mesh";
-  c.id = mesh_candidate_id({S, B});
-  c.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
-  c.n_endpoint = product(S);
-  c.derived_chips_per_board = product(B);
-  return c;
-}
-
-Network make_mesh(std::vector<int> S, std::vector<int> B) {
-  auto c = mesh_candidate(S, B);
-  return generate(mesh_ctx(c.n_endpoint), c, {});
-}
-
 // Minimum number of links across any balanced bipartition (sizes floor(V/2), ceil(V/2)), by
 // brute force over every subset holding chip 0 (small n only).
 std::int64_t brute_bisection(const Network& n) {
@@ -163,14 +148,14 @@ TEST_CASE("mesh refuses a non-none intra_board_topo", "[mesh]") {
   c.intra_board_topo = IntraBoardTopo::Ring;
   CHECK(kind_of([&] { enum_mesh(c); }) == ErrorKind::Infeasible);
   CHECK(kind_of([&] {
-          require_family("mesh", "t").generate(c, mesh_candidate({8, 8}, {1, 1}), {});
+          require_family("mesh", "t").generate(c, test::grid_candidate("mesh", {8, 8}, {1, 1}), {});
         }) == ErrorKind::Infeasible);
 }
 
 TEST_CASE("generated mesh: ids, coordinates, no wrap-around, degrees, dense link ids", "[mesh]") {
   for (auto [S, B] : std::vector<std::pair<std::vector<int>, std::vector<int>>>{
            {{4, 3, 2}, {2, 1, 2}}, {{4, 4}, {2, 2}}, {{2, 5}, {1, 1}}, {{3, 3, 3}, {3, 3, 3}}}) {
-    Network n = make_mesh(S, B);
+    Network n = test::grid_network("mesh", S, B);
     INFO("shape " << n.metrics.family_attrs.dump());
     MeshGeometry g = MeshGeometry::of(n, "test");
     const int D = static_cast<int>(S.size());
@@ -229,7 +214,7 @@ TEST_CASE("generated mesh: ids, coordinates, no wrap-around, degrees, dense link
 }
 
 TEST_CASE("a size-2 mesh dimension has a single link: no multigraph", "[mesh]") {
-  Network n = make_mesh({2, 4}, {1, 1});
+  Network n = test::grid_network("mesh", {2, 4}, {1, 1});
   int between01 = 0;
   for (auto& l : n.links)
     if ((l.a == 0 && l.b == 1) || (l.a == 1 && l.b == 0)) ++between01;
@@ -240,7 +225,7 @@ TEST_CASE("a size-2 mesh dimension has a single link: no multigraph", "[mesh]") 
 }
 
 TEST_CASE("mesh boards are cubes of board_shape; links inside a board c2c, else b2b", "[mesh]") {
-  Network n = make_mesh({4, 4, 4}, {2, 2, 1});
+  Network n = test::grid_network("mesh", {4, 4, 4}, {2, 2, 1});
   REQUIRE(n.boards.size() == 16);
   REQUIRE(n.racks.size() == 1);
   REQUIRE(n.pods.size() == 1);
@@ -277,7 +262,7 @@ TEST_CASE("mesh metrics match exact computation", "[mesh]") {
                                               {2, 2, 3},
                                               {2, 2, 4},
                                               {2, 3, 3}}) {
-    Network n = make_mesh(S, std::vector<int>(S.size(), 1));
+    Network n = test::grid_network("mesh", S, std::vector<int>(S.size(), 1));
     INFO("shape " << n.metrics.family_attrs.dump());
     std::int64_t diam = 0;
     for (int s : S) diam += s - 1;
@@ -337,22 +322,23 @@ TEST_CASE("mesh refuses hand-edited candidates and is not a torus", "[mesh]") {
   auto ctx = mesh_ctx(16);
   const Family& f = require_family("mesh", "t");
   auto bad = [&](Candidate c) { return kind_of([&] { f.generate(ctx, c, {}); }); };
-  Candidate c = mesh_candidate({4, 4}, {2, 2});
+  Candidate c = test::grid_candidate("mesh", {4, 4}, {2, 2});
   c.family_attrs["dimension_sizes"] = {4, 5};
   CHECK(bad(c) == ErrorKind::Input); // product 20 != 16
-  CHECK(bad(mesh_candidate({2, 2, 2, 2}, {1, 1, 1, 1})) == ErrorKind::Input);
-  CHECK(bad(mesh_candidate({4, 4}, {3, 1})) == ErrorKind::Input);  // 3 does not divide 4
-  CHECK(bad(mesh_candidate({16, 1}, {1, 1})) == ErrorKind::Input); // S_d >= 2
-  CHECK(bad(mesh_candidate({16}, {1})) == ErrorKind::Input);       // one dimension
-  CHECK(bad(mesh_candidate({2, 8}, {1, 4})) == ErrorKind::Input);  // max(B) > 2 min(B)
-  c = mesh_candidate({4, 4}, {2, 2});
+  CHECK(bad(test::grid_candidate("mesh", {2, 2, 2, 2}, {1, 1, 1, 1})) == ErrorKind::Input);
+  CHECK(bad(test::grid_candidate("mesh", {4, 4}, {3, 1})) ==
+        ErrorKind::Input); // 3 does not divide 4
+  CHECK(bad(test::grid_candidate("mesh", {16, 1}, {1, 1})) == ErrorKind::Input); // S_d >= 2
+  CHECK(bad(test::grid_candidate("mesh", {16}, {1})) == ErrorKind::Input);       // one dimension
+  CHECK(bad(test::grid_candidate("mesh", {2, 8}, {1, 4})) == ErrorKind::Input); // max(B) > 2 min(B)
+  c = test::grid_candidate("mesh", {4, 4}, {2, 2});
   c.derived_chips_per_board = 2;
   CHECK(bad(c) == ErrorKind::Input);
-  c = mesh_candidate({4, 4}, {2, 2});
+  c = test::grid_candidate("mesh", {4, 4}, {2, 2});
   c.family_attrs["wrap"] = true; // unknown attribute
   CHECK(bad(c) == ErrorKind::Input);
 
-  Network mesh = make_mesh({4, 4}, {1, 1});
+  Network mesh = test::grid_network("mesh", {4, 4}, {1, 1});
   Network torus =
       require_family("torus", "t")
           .generate(ctx,

@@ -31,24 +31,6 @@ CandidateList enum_torus(const Context& c, std::size_t cap = 0) {
   return enumerate(c, {&require_family("torus", "test")}, cap);
 }
 
-Candidate torus_candidate(std::vector<int> S, std::vector<int> B) {
-  std::int64_t n = 1, cpb = 1;
-  for (int s : S) n *= s;
-  for (int b : B) cpb *= b;
-  Candidate c;
-  c.family = "torus";
-  c.id = torus_candidate_id({S, B});
-  c.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
-  c.n_endpoint = n;
-  c.derived_chips_per_board = cpb;
-  return c;
-}
-
-Network make_torus(std::vector<int> S, std::vector<int> B) {
-  auto c = torus_candidate(S, B);
-  return generate(ctx_for(c.n_endpoint), c, {});
-}
-
 // Minimum number of links across any balanced bipartition, by brute force (small n only).
 std::int64_t brute_bisection_links(const Network& n) {
   const int V = static_cast<int>(n.n_chip);
@@ -186,7 +168,7 @@ TEST_CASE("an unimplemented spec family is infeasible, an unknown one a usage er
 }
 
 TEST_CASE("generated torus: ids, coordinates, one link per chip per dimension", "[topo]") {
-  Network n = make_torus({4, 4, 4}, {2, 2, 2});
+  Network n = test::grid_network("torus", {4, 4, 4}, {2, 2, 2});
   TorusGeometry g = TorusGeometry::of(n, "test");
   REQUIRE(n.links.size() == 64 * 3);
   for (auto& v : n.nodes) {
@@ -208,7 +190,7 @@ TEST_CASE("generated torus: ids, coordinates, one link per chip per dimension", 
 }
 
 TEST_CASE("a size-2 dimension keeps both links: a multigraph", "[topo]") {
-  Network n = make_torus({2, 4}, {1, 1});
+  Network n = test::grid_network("torus", {2, 4}, {1, 1});
   int between01 = 0;
   for (auto& l : n.links)
     if ((l.a == 0 && l.b == 1) || (l.a == 1 && l.b == 0)) ++between01;
@@ -217,7 +199,7 @@ TEST_CASE("a size-2 dimension keeps both links: a multigraph", "[topo]") {
 }
 
 TEST_CASE("boards are cubes of board_shape (cube packing)", "[topo]") {
-  Network n = make_torus({4, 4, 4}, {2, 2, 1});
+  Network n = test::grid_network("torus", {4, 4, 4}, {2, 2, 1});
   REQUIRE(n.boards.size() == 16);
   for (auto& b : n.boards) {
     REQUIRE(b.chips.size() == 4);
@@ -249,7 +231,7 @@ TEST_CASE("torus metrics match exact computation", "[topo]") {
                                               {3, 5},
                                               {3, 6},
                                               {4, 5}}) {
-    Network n = make_torus(S, std::vector<int>(S.size(), 1));
+    Network n = test::grid_network("torus", S, std::vector<int>(S.size(), 1));
     INFO("shape " << n.metrics.family_attrs.dump());
     CHECK(n.metrics.diameter == exact_diameter(n));
     CHECK(n.metrics.bisection_links == brute_bisection_links(n));
@@ -263,7 +245,7 @@ TEST_CASE("torus metrics match exact computation", "[topo]") {
 }
 
 TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
-  const Network good = make_torus({4, 4}, {2, 2});
+  const Network good = test::grid_network("torus", {4, 4}, {2, 2});
   CHECK_NOTHROW(check_invariants(good, ErrorKind::Input, "t"));
   auto broken = [&](const std::function<void(Network&)>& edit, const std::string& needle) {
     Network n = good;
@@ -385,7 +367,7 @@ TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
 }
 
 TEST_CASE("faults: by coordinates, ids and link id; unknown ones are usage errors", "[topo]") {
-  Network n = make_torus({4, 4, 4}, {1, 1, 1});
+  Network n = test::grid_network("torus", {4, 4, 4}, {1, 1, 1});
   FaultRequest r;
   r.links = {"(1,1,0)-(2,1,0)", "#7", "0-16"};
   r.chips = {"(3,3,3)"};
@@ -411,7 +393,7 @@ TEST_CASE("faults: by coordinates, ids and link id; unknown ones are usage error
 }
 
 TEST_CASE("random link faults are deterministic for a seed and distinct", "[topo]") {
-  Network n = make_torus({8, 8}, {1, 1});
+  Network n = test::grid_network("torus", {8, 8}, {1, 1});
   FaultRequest r;
   r.random_links = 10;
   r.seed = 42;
@@ -430,7 +412,7 @@ TEST_CASE("random link faults are deterministic for a seed and distinct", "[topo
 TEST_CASE("document: round trip, schema, unknown keys, fingerprints", "[topo][doc]") {
   Document d;
   d.context = ctx_for(16);
-  auto cand = torus_candidate({4, 4}, {2, 2});
+  auto cand = test::grid_candidate("torus", {4, 4}, {2, 2});
   d.candidate = cand;
   d.network = generate(*d.context, cand, {});
   FaultRequest fr;
