@@ -4,7 +4,9 @@
 #include "topo/enumerate.hpp"
 #include "topo/grid.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <functional>
 
 namespace icnkit::test {
@@ -18,6 +20,34 @@ inline ErrorKind kind_of(const std::function<void()>& f) {
   }
   FAIL("no error thrown");
   return ErrorKind::Runtime;
+}
+
+// A context for n chips (the other fields at their defaults).
+inline topo::Context context_for(std::int64_t n, std::int64_t chips_per_board_max = 16) {
+  topo::Context c;
+  c.n_chip = n;
+  c.chips_per_board_max = chips_per_board_max;
+  return c;
+}
+
+// Every candidate of one family (cap 0 = all).
+inline topo::CandidateList enum_family(const std::string& family, const topo::Context& c,
+                                       std::size_t cap = 0) {
+  return topo::enumerate(c, {&topo::require_family(family, "test")}, cap);
+}
+
+// Minimum number of links across any balanced bipartition (sizes floor(V/2) and ceil(V/2)),
+// by brute force over the subsets holding chip 0 (small networks only: 2^V subsets).
+inline std::int64_t brute_bisection_links(const topo::Network& n) {
+  const int V = static_cast<int>(n.n_chip);
+  std::int64_t best = INT64_MAX;
+  for (std::uint32_t mask = 0; mask < (1u << V); ++mask) {
+    if (__builtin_popcount(mask) != V / 2 || !(mask & 1u)) continue;
+    std::int64_t cut = 0;
+    for (auto& l : n.links) cut += ((mask >> l.a) & 1u) != ((mask >> l.b) & 1u);
+    best = std::min(best, cut);
+  }
+  return best;
 }
 
 // The candidate a grid family (torus, mesh) would enumerate for shape S and board shape B.

@@ -20,31 +20,6 @@ using namespace icnkit::topo;
 
 namespace {
 
-Context mesh_ctx(std::int64_t n, std::int64_t cpb_max = 16) {
-  Context c;
-  c.n_chip = n;
-  c.chips_per_board_max = cpb_max;
-  return c;
-}
-
-CandidateList enum_mesh(const Context& c, std::size_t cap = 0) {
-  return enumerate(c, {&require_family("mesh", "test")}, cap);
-}
-
-// Minimum number of links across any balanced bipartition (sizes floor(V/2), ceil(V/2)), by
-// brute force over every subset holding chip 0 (small n only).
-std::int64_t brute_bisection(const Network& n) {
-  const int V = static_cast<int>(n.n_chip);
-  std::int64_t best = INT64_MAX;
-  for (std::uint32_t mask = 0; mask < (1u << V); ++mask) {
-    if (__builtin_popcount(mask) != V / 2 || !(mask & 1u)) continue;
-    std::int64_t cut = 0;
-    for (auto& l : n.links) cut += ((mask >> l.a) & 1u) != ((mask >> l.b) & 1u);
-    best = std::min(best, cut);
-  }
-  return best;
-}
-
 bool has_warning(const Candidate& c, const std::string& w) {
   return std::count(c.warnings.begin(), c.warnings.end(), w) == 1;
 }
@@ -52,7 +27,7 @@ bool has_warning(const Candidate& c, const std::string& w) {
 } // namespace
 
 TEST_CASE("mesh N=23 (prime): the empty list, not an error", "[mesh]") {
-  auto l = enum_mesh(mesh_ctx(23));
+  auto l = test::enum_family("mesh", test::context_for(23));
   CHECK(l.items.empty());
   CHECK(l.total == 0);
 }
@@ -80,7 +55,7 @@ TEST_CASE("mesh enumeration equals a brute-force search of the torus's rules", "
                   if (a % x == 0 && b % y == 0 && c % z == 0 && ok_b({x, y, z}))
                     expect.insert(mesh_candidate_id({{a, b, c}, {x, y, z}}));
       }
-    auto l = enum_mesh(mesh_ctx(n));
+    auto l = test::enum_family("mesh", test::context_for(n));
     std::set<std::string> got;
     for (auto& c : l.items) {
       got.insert(c.id);
@@ -94,8 +69,8 @@ TEST_CASE("mesh enumeration equals a brute-force search of the torus's rules", "
 
 TEST_CASE("mesh candidates: the torus's, in the torus's order, with the same warnings", "[mesh]") {
   for (std::int64_t n : {16, 64, 1024}) {
-    auto m = enum_mesh(mesh_ctx(n));
-    auto t = enumerate(mesh_ctx(n), {&require_family("torus", "test")}, 0);
+    auto m = test::enum_family("mesh", test::context_for(n));
+    auto t = enumerate(test::context_for(n), {&require_family("torus", "test")}, 0);
     REQUIRE(m.items.size() == t.items.size());
     for (std::size_t i = 0; i < m.items.size(); ++i) {
       const Candidate &a = m.items[i], &b = t.items[i];
@@ -108,7 +83,7 @@ TEST_CASE("mesh candidates: the torus's, in the torus's order, with the same war
 }
 
 TEST_CASE("mesh warnings: asymmetric, degenerate-dimension, dense-pcb-impractical", "[mesh]") {
-  auto l = enum_mesh(mesh_ctx(64, 4));
+  auto l = test::enum_family("mesh", test::context_for(64, 4));
   std::map<std::string, Candidate> by;
   for (auto& c : l.items) by[c.id] = c;
   CHECK(by.at("mesh:4x4x4/b1x2x2").warnings.empty());
@@ -137,16 +112,17 @@ TEST_CASE("mesh scopes: intra-rack and inter-rack; elsewhere non-standard-scope"
   const Family& f = require_family("mesh", "test");
   CHECK(f.scopes() == std::vector<Scope>{Scope::IntraRack, Scope::InterRack});
   for (Scope s : {Scope::IntraRack, Scope::InterRack}) {
-    auto c = mesh_ctx(16);
+    auto c = test::context_for(16);
     c.scope = s;
-    for (auto& x : enum_mesh(c).items) CHECK_FALSE(has_warning(x, "non-standard-scope"));
+    for (auto& x : test::enum_family("mesh", c).items)
+      CHECK_FALSE(has_warning(x, "non-standard-scope"));
   }
 }
 
 TEST_CASE("mesh refuses a non-none intra_board_topo", "[mesh]") {
-  auto c = mesh_ctx(64);
+  auto c = test::context_for(64);
   c.intra_board_topo = IntraBoardTopo::Ring;
-  CHECK(kind_of([&] { enum_mesh(c); }) == ErrorKind::Infeasible);
+  CHECK(kind_of([&] { test::enum_family("mesh", c); }) == ErrorKind::Infeasible);
   CHECK(kind_of([&] {
           require_family("mesh", "t").generate(c, test::grid_candidate("mesh", {8, 8}, {1, 1}), {});
         }) == ErrorKind::Infeasible);
@@ -268,7 +244,7 @@ TEST_CASE("mesh metrics match exact computation", "[mesh]") {
     for (int s : S) diam += s - 1;
     CHECK(n.metrics.diameter == diam);
     CHECK(n.metrics.diameter == exact_diameter(n));
-    const std::int64_t brute = brute_bisection(n);
+    const std::int64_t brute = test::brute_bisection_links(n);
     const bool longest_even = *std::max_element(S.begin(), S.end()) % 2 == 0;
     CHECK(n.metrics.bisection_bandwidth_method == (longest_even ? "closed-form" : "heuristic"));
     if (longest_even)
@@ -301,8 +277,8 @@ TEST_CASE("mesh bisection closed form and staircase bound", "[mesh]") {
 
 TEST_CASE("every mesh candidate generates a network that passes the invariants", "[mesh]") {
   for (std::int64_t n : {16, 32, 64, 128}) {
-    auto ctx = mesh_ctx(n, 1 << 20);
-    for (auto& c : enum_mesh(ctx).items) {
+    auto ctx = test::context_for(n, 1 << 20);
+    for (auto& c : test::enum_family("mesh", ctx).items) {
       INFO(c.id);
       Network net = generate(ctx, c, {});
       auto S = net.metrics.family_attrs.at("dimension_sizes").get<std::vector<int>>();
@@ -319,7 +295,7 @@ TEST_CASE("every mesh candidate generates a network that passes the invariants",
 }
 
 TEST_CASE("mesh refuses hand-edited candidates and is not a torus", "[mesh]") {
-  auto ctx = mesh_ctx(16);
+  auto ctx = test::context_for(16);
   const Family& f = require_family("mesh", "t");
   auto bad = [&](Candidate c) { return kind_of([&] { f.generate(ctx, c, {}); }); };
   Candidate c = test::grid_candidate("mesh", {4, 4}, {2, 2});

@@ -18,36 +18,10 @@ using namespace icnkit;
 using icnkit::test::kind_of;
 using namespace icnkit::topo;
 
-namespace {
-
-Context ctx_for(std::int64_t n, std::int64_t cpb_max = 16) {
-  Context c;
-  c.n_chip = n;
-  c.chips_per_board_max = cpb_max;
-  return c;
-}
-
-CandidateList enum_torus(const Context& c, std::size_t cap = 0) {
-  return enumerate(c, {&require_family("torus", "test")}, cap);
-}
-
-// Minimum number of links across any balanced bipartition, by brute force (small n only).
-std::int64_t brute_bisection_links(const Network& n) {
-  const int V = static_cast<int>(n.n_chip);
-  std::int64_t best = INT64_MAX;
-  for (std::uint32_t mask = 0; mask < (1u << V); ++mask) {
-    if (__builtin_popcount(mask) != V / 2 || !(mask & 1u)) continue; // fix chip 0 on one side
-    std::int64_t cut = 0;
-    for (auto& l : n.links) cut += ((mask >> l.a) & 1u) != ((mask >> l.b) & 1u);
-    best = std::min(best, cut);
-  }
-  return best;
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("torus N=23 (prime): the empty list, not an error", "[topo][spec]") {
-  auto l = enum_torus(ctx_for(23));
+  auto l = test::enum_family("torus", test::context_for(23));
   CHECK(l.items.empty());
   CHECK(l.total == 0);
   CHECK_FALSE(l.truncated());
@@ -55,7 +29,7 @@ TEST_CASE("torus N=23 (prime): the empty list, not an error", "[topo][spec]") {
 
 TEST_CASE("torus N=32: several results whose derived chips_per_board cover 1,2,4,8,16",
           "[topo][spec]") {
-  auto l = enum_torus(ctx_for(32));
+  auto l = test::enum_family("torus", test::context_for(32));
   CHECK(l.items.size() > 1);
   std::set<std::int64_t> cpb;
   for (auto& c : l.items) cpb.insert(c.derived_chips_per_board);
@@ -64,14 +38,14 @@ TEST_CASE("torus N=32: several results whose derived chips_per_board cover 1,2,4
 
 TEST_CASE("dense-pcb-impractical exactly above chips_per_board_max", "[topo][spec]") {
   for (std::int64_t cap : {4, 16}) {
-    auto l = enum_torus(ctx_for(64, cap));
+    auto l = test::enum_family("torus", test::context_for(64, cap));
     for (auto& c : l.items) {
       bool dense = std::count(c.warnings.begin(), c.warnings.end(), "dense-pcb-impractical") == 1;
       CHECK(dense == (c.derived_chips_per_board > cap));
     }
   }
   // The spec's row: derived C_board = 32 > 16.
-  auto l = enum_torus(ctx_for(32));
+  auto l = test::enum_family("torus", test::context_for(32));
   bool seen = false;
   for (auto& c : l.items)
     if (c.derived_chips_per_board == 32) {
@@ -107,7 +81,7 @@ TEST_CASE("torus enumeration equals a brute-force search of the spec's rules", "
                   if (a % x == 0 && b % y == 0 && c % z == 0 && ok_b({x, y, z}))
                     expect.insert(id({a, b, c}, {x, y, z}));
       }
-    auto l = enum_torus(ctx_for(n));
+    auto l = test::enum_family("torus", test::context_for(n));
     std::set<std::string> got;
     for (auto& c : l.items) got.insert(c.id);
     CHECK(got == expect);
@@ -116,7 +90,7 @@ TEST_CASE("torus enumeration equals a brute-force search of the spec's rules", "
 }
 
 TEST_CASE("shape permutations are distinct results", "[topo]") {
-  auto l = enum_torus(ctx_for(32));
+  auto l = test::enum_family("torus", test::context_for(32));
   std::set<std::string> ids;
   for (auto& c : l.items) ids.insert(c.id);
   CHECK(ids.count("torus:2x4x4/b1x1x1"));
@@ -125,7 +99,7 @@ TEST_CASE("shape permutations are distinct results", "[topo]") {
 }
 
 TEST_CASE("warnings: asymmetric, degenerate-dimension; status follows warnings", "[topo][spec]") {
-  auto l = enum_torus(ctx_for(64));
+  auto l = test::enum_family("torus", test::context_for(64));
   std::map<std::string, Candidate> by;
   for (auto& c : l.items) by[c.id] = c;
   auto has = [](const Candidate& c, const std::string& w) {
@@ -141,8 +115,8 @@ TEST_CASE("warnings: asymmetric, degenerate-dimension; status follows warnings",
 }
 
 TEST_CASE("at most 50 results, recommended first; total counts them all", "[topo][spec]") {
-  auto all = enum_torus(ctx_for(1024));
-  auto capped = enum_torus(ctx_for(1024), kDefaultResultCap);
+  auto all = test::enum_family("torus", test::context_for(1024));
+  auto capped = test::enum_family("torus", test::context_for(1024), kDefaultResultCap);
   REQUIRE(all.total > 50);
   CHECK(capped.items.size() == 50);
   CHECK(capped.total == all.total);
@@ -157,9 +131,9 @@ TEST_CASE("at most 50 results, recommended first; total counts them all", "[topo
 }
 
 TEST_CASE("torus refuses a non-none intra_board_topo", "[topo][spec]") {
-  auto c = ctx_for(64);
+  auto c = test::context_for(64);
   c.intra_board_topo = IntraBoardTopo::Ring;
-  CHECK(kind_of([&] { enum_torus(c); }) == ErrorKind::Infeasible);
+  CHECK(kind_of([&] { test::enum_family("torus", c); }) == ErrorKind::Infeasible);
 }
 
 TEST_CASE("an unimplemented spec family is infeasible, an unknown one a usage error", "[topo]") {
@@ -234,7 +208,7 @@ TEST_CASE("torus metrics match exact computation", "[topo]") {
     Network n = test::grid_network("torus", S, std::vector<int>(S.size(), 1));
     INFO("shape " << n.metrics.family_attrs.dump());
     CHECK(n.metrics.diameter == exact_diameter(n));
-    CHECK(n.metrics.bisection_links == brute_bisection_links(n));
+    CHECK(n.metrics.bisection_links == test::brute_bisection_links(n));
     bool longest_even = *std::max_element(S.begin(), S.end()) % 2 == 0;
     CHECK(n.metrics.bisection_bandwidth_method == (longest_even ? "closed-form" : "heuristic"));
     CHECK(n.metrics.bisection_bandwidth_bytes_per_s == Approx(n.metrics.bisection_links * 50e9));
@@ -411,7 +385,7 @@ TEST_CASE("random link faults are deterministic for a seed and distinct", "[topo
 
 TEST_CASE("document: round trip, schema, unknown keys, fingerprints", "[topo][doc]") {
   Document d;
-  d.context = ctx_for(16);
+  d.context = test::context_for(16);
   auto cand = test::grid_candidate("torus", {4, 4}, {2, 2});
   d.candidate = cand;
   d.network = generate(*d.context, cand, {});
