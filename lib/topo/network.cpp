@@ -1,8 +1,6 @@
 #include "topo/network.hpp"
 
-#include <cstdio>
-#include <new>
-#include <xxhash.h>
+#include "core/fingerprint.hpp"
 
 #include <algorithm>
 
@@ -242,75 +240,49 @@ Faults parse_faults(ObjReader& r, const Network* n) {
   return f;
 }
 
-namespace {
-// Feeds the canonical content to XXH3 field by field, in a fixed order and width, so the
-// fingerprint does not depend on JSON formatting and costs no allocation.
-class Hasher {
-public:
-  Hasher() : st_(XXH3_createState()) {
-    if (!st_ || XXH3_64bits_reset(st_) == XXH_ERROR) throw std::bad_alloc();
-  }
-  ~Hasher() { XXH3_freeState(st_); }
-  Hasher(const Hasher&) = delete;
-  Hasher& operator=(const Hasher&) = delete;
-  void i(std::int64_t v) { XXH3_64bits_update(st_, &v, sizeof v); }
-  void d(double v) { XXH3_64bits_update(st_, &v, sizeof v); }
-  void s(const std::string& v) {
-    i(static_cast<std::int64_t>(v.size()));
-    XXH3_64bits_update(st_, v.data(), v.size());
-  }
-  std::uint64_t digest() const { return XXH3_64bits_digest(st_); }
-
-private:
-  XXH3_state_t* st_;
-};
-} // namespace
-
 std::string fingerprint(const Network& n, const Faults* f) {
-  Hasher h;
-  h.s("icnkit-network/1");
-  h.s(n.family);
-  h.i(n.n_chip);
-  h.i(static_cast<std::int64_t>(n.nodes.size()));
+  Fingerprinter h; // fixed order and width: independent of JSON formatting
+  h.add_text("icnkit-network/1");
+  h.add_text(n.family);
+  h.add_int(n.n_chip);
+  h.add_int(static_cast<std::int64_t>(n.nodes.size()));
   for (const Node& v : n.nodes) {
-    h.i(v.id);
-    h.i(v.kind == NodeKind::Chip ? 0 : 1);
-    h.i(v.tier);
-    h.i(v.board);
-    h.i(v.rack);
-    h.i(v.pod);
-    h.i(static_cast<std::int64_t>(v.coord.size()));
-    for (int c : v.coord) h.i(c);
+    h.add_int(v.id);
+    h.add_int(v.kind == NodeKind::Chip ? 0 : 1);
+    h.add_int(v.tier);
+    h.add_int(v.board);
+    h.add_int(v.rack);
+    h.add_int(v.pod);
+    h.add_int(static_cast<std::int64_t>(v.coord.size()));
+    for (int c : v.coord) h.add_int(c);
   }
-  h.i(static_cast<std::int64_t>(n.links.size()));
+  h.add_int(static_cast<std::int64_t>(n.links.size()));
   for (const Link& l : n.links) {
-    h.i(l.id);
-    h.i(l.a);
-    h.i(l.b);
-    h.i(static_cast<std::int64_t>(l.kind));
-    h.i(l.dim);
-    h.i(l.dir);
-    h.d(l.bandwidth_bytes_per_s);
-    h.d(l.latency_s);
+    h.add_int(l.id);
+    h.add_int(l.a);
+    h.add_int(l.b);
+    h.add_int(static_cast<std::int64_t>(l.kind));
+    h.add_int(l.dim);
+    h.add_int(l.dir);
+    h.add_real(l.bandwidth_bytes_per_s);
+    h.add_real(l.latency_s);
   }
   const bool faulty = f && !f->empty();
-  h.i(faulty ? static_cast<std::int64_t>(f->links.size()) : 0);
+  h.add_int(faulty ? static_cast<std::int64_t>(f->links.size()) : 0);
   if (faulty)
     for (auto& l : f->links) {
-      h.i(l.link);
-      h.s(l.cause);
+      h.add_int(l.link);
+      h.add_text(l.cause);
     }
-  h.i(faulty ? static_cast<std::int64_t>(f->chips.size()) : 0);
+  h.add_int(faulty ? static_cast<std::int64_t>(f->chips.size()) : 0);
   if (faulty) {
     for (auto& c : f->chips) {
-      h.i(c.chip);
-      h.s(c.cause);
+      h.add_int(c.chip);
+      h.add_text(c.cause);
     }
-    h.i(f->random_seed ? static_cast<std::int64_t>(*f->random_seed) : -1);
+    h.add_int(f->random_seed ? static_cast<std::int64_t>(*f->random_seed) : -1);
   }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h.digest()));
-  return buf;
+  return h.hex();
 }
 
 } // namespace icnkit::topo
