@@ -1,6 +1,8 @@
 #include "topo/faults.hpp"
 
 #include "core/error.hpp"
+#include "topo/grid.hpp"
+#include "topo/torus_geometry.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -93,12 +95,49 @@ std::int64_t resolve_link(const Network& n, const std::string& text) {
 
 } // namespace
 
+std::vector<std::int64_t> ocs_links(const Network& n, int ocs) {
+  const std::string opt = "--fail-ocs";
+  if (ocs < 0 || ocs >= kOcsCount)
+    fail_usage(opt, "no OCS " + std::to_string(ocs) + " (a TPU v4 torus has OCSes 0.." +
+                        std::to_string(kOcsCount - 1) + ")");
+  if (n.family != "torus")
+    fail_usage(opt, "OCS faults need a torus of 4x4x4 cubes, but the network is a " + n.family);
+  const TorusGeometry g = TorusGeometry::shape_of(n, opt);
+  const std::string shape = join_sizes(g.sizes());
+  if (g.dims() != 3)
+    fail_usage(opt, "OCS faults need a 3-D torus of 4x4x4 cubes, not " + shape);
+  for (int s : g.sizes())
+    if (s % 4 != 0)
+      fail_usage(opt, "OCS faults need a torus of 4x4x4 cubes (every dimension a multiple of "
+                      "4), not " +
+                          shape);
+  const int d = ocs / 16, p = ocs % 16;
+  const int lo = d == 0 ? 1 : 0, hi = d == 2 ? 1 : 2; // the other dimensions, in order
+  std::vector<std::int64_t> out;
+  for (const Link& l : n.links) {
+    if (l.dim != d) continue;
+    const std::int64_t c = l.dir > 0 ? l.a : l.b; // the chip the link leaves in + direction
+    if (g.coord(c, d) % 4 == 3 && g.coord(c, lo) % 4 + 4 * (g.coord(c, hi) % 4) == p)
+      out.push_back(l.id);
+  }
+  return out; // in link order
+}
+
 Faults make_faults(const Network& n, const FaultRequest& req) {
   std::map<std::int64_t, std::string> links;
   std::map<std::int64_t, std::string> chips;
   for (auto& s : req.links) links.emplace(resolve_link(n, s), "explicit");
   for (auto& s : req.chips) chips.emplace(resolve_chip(n, s, "--fail-chip"), "explicit");
   Faults f;
+  for (auto i : req.ocs) {
+    if (i < 0 || i >= kOcsCount)
+      fail_usage("--fail-ocs", "no OCS " + std::to_string(i) + " (a TPU v4 torus has OCSes 0.." +
+                                   std::to_string(kOcsCount - 1) + ")");
+    for (auto id : ocs_links(n, static_cast<int>(i))) links.emplace(id, "ocs");
+    f.ocs.push_back(i);
+  }
+  std::sort(f.ocs.begin(), f.ocs.end());
+  f.ocs.erase(std::unique(f.ocs.begin(), f.ocs.end()), f.ocs.end());
   if (req.random_links > 0) {
     std::vector<std::int64_t> pool;
     for (const Link& l : n.links)

@@ -86,7 +86,22 @@ std::string grid_candidate_id(const std::string& family, const GridParams& p) {
   return family + ":" + join_sizes(p.dimension_sizes) + "/b" + join_sizes(p.board_shape);
 }
 
-std::vector<Candidate> grid_candidates(const Context& ctx, const std::string& family) {
+const std::vector<std::string>& grid_warning_names() {
+  static const std::vector<std::string> names = {"asymmetric", "degenerate-dimension"};
+  return names;
+}
+
+GridParams grid_params_of(const CandidateRun& r) {
+  GridParams g;
+  const auto D = static_cast<std::size_t>(r.p[0]);
+  for (std::size_t d = 0; d < D; ++d) {
+    g.dimension_sizes.push_back(static_cast<int>(r.p[1 + d]));
+    g.board_shape.push_back(static_cast<int>(r.p[4 + d]));
+  }
+  return g;
+}
+
+void grid_runs(const Context& ctx, RunSink& out) {
   struct Item {
     GridParams p;
     double balance; // max(S)/min(S)
@@ -104,21 +119,30 @@ std::vector<Candidate> grid_candidates(const Context& ctx, const std::string& fa
                                                     -static_cast<int>(b.p.dimension_sizes.size()),
                                                     b.p.dimension_sizes, b.p.board_shape);
   });
-  std::vector<Candidate> out;
-  out.reserve(items.size());
   for (auto& it : items) {
     const auto& S = it.p.dimension_sizes;
-    Candidate c;
-    c.id = grid_candidate_id(family, it.p);
-    c.family = family;
-    c.family_attrs = {{"dimension_sizes", S}, {"board_shape", it.p.board_shape}};
-    c.n_endpoint = ctx.n_chip;
-    c.derived_chips_per_board = product(it.p.board_shape);
-    if (it.balance > 4) c.warnings.push_back("asymmetric");
-    if (*std::min_element(S.begin(), S.end()) == 2) c.warnings.push_back("degenerate-dimension");
-    out.push_back(std::move(c));
+    CandidateRun r;
+    r.p[0] = static_cast<std::int64_t>(S.size());
+    for (std::size_t d = 0; d < S.size(); ++d) {
+      r.p[1 + d] = S[d];
+      r.p[4 + d] = it.p.board_shape[d];
+    }
+    r.chips_per_board = product(it.p.board_shape);
+    if (it.balance > 4) r.warnings |= 1u << 0;
+    if (*std::min_element(S.begin(), S.end()) == 2) r.warnings |= 1u << 1;
+    out.push_back(r);
   }
-  return out;
+}
+
+Candidate grid_make(const std::string& family, const Context& ctx, const CandidateRun& r) {
+  GridParams g = grid_params_of(r);
+  Candidate c;
+  c.id = grid_candidate_id(family, g);
+  c.family = family;
+  c.family_attrs = {{"dimension_sizes", g.dimension_sizes}, {"board_shape", g.board_shape}};
+  c.n_endpoint = ctx.n_chip;
+  c.derived_chips_per_board = product(g.board_shape);
+  return c;
 }
 
 GridParams parse_grid_attrs(const Candidate& c, std::int64_t n_chip, const std::string& family) {

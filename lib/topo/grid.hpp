@@ -4,6 +4,7 @@
 #pragma once
 #include "topo/candidate.hpp"
 #include "topo/context.hpp"
+#include "topo/family.hpp"
 #include "topo/network.hpp"
 
 #include <cstdint>
@@ -31,11 +32,18 @@ std::string join_sizes(const std::vector<int>& v);
 // "FAMILY:4x4x4/b2x2x2".
 std::string grid_candidate_id(const std::string& family, const GridParams& p);
 
-// Every (S, B) with D = 3 or 2, S_d >= 2, prod S = n_chip and B a board shape of S, as
-// candidates of `family` with the family warnings asymmetric (max S / min S > 4) and
-// degenerate-dimension (min S = 2). Order: balanced shapes first, 3D before 2D, then S and B
-// lexicographic.
-std::vector<Candidate> grid_candidates(const Context& ctx, const std::string& family);
+// The warnings of the coordinate families, in order: asymmetric (max S / min S > 4),
+// degenerate-dimension (min S = 2).
+const std::vector<std::string>& grid_warning_names();
+
+// Every (S, B) with D = 3 or 2, S_d >= 2, prod S = n_chip and B a board shape of S, one run
+// each (p[0] = D, p[1..3] = S, p[4..6] = B). Order: balanced shapes first, 3D before 2D, then
+// S and B lexicographic.
+void grid_runs(const Context& ctx, RunSink& out);
+// The shape and board shape of a grid run.
+GridParams grid_params_of(const CandidateRun& r);
+// The candidate of a grid run of `family`.
+Candidate grid_make(const std::string& family, const Context& ctx, const CandidateRun& r);
 
 // Reads and checks a candidate's family_attrs (dimension_sizes, board_shape) against n_chip;
 // Error(Input) naming the attribute otherwise.

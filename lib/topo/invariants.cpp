@@ -81,6 +81,7 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
         bad("chip " + std::to_string(v.id) +
             " names board/rack/pod that disagree with the hierarchy");
     } else {
+      if (v.role.empty()) bad("switch " + std::to_string(v.id) + " has no role");
       if (v.tier < 8 || v.tier > 10)
         bad("switch " + std::to_string(v.id) + " at tier " + std::to_string(v.tier) +
             ": switches belong to tier 8, 9 or 9+");
@@ -108,8 +109,11 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
           x->tier == 8 && n.racks[static_cast<std::size_t>(x->rack)].pod != y->pod)
         bad("link " + std::to_string(l.id) + " joins a rack switch to the switch of another pod");
     }
-    // Parallel links are counted per unordered pair and, for coordinate families, per
-    // dimension and direction: a size-2 torus ring has two distinct links between its chips.
+    // Parallel links touching a chip are bounded by chip_radix, counted per unordered pair
+    // and, for coordinate families, per dimension and direction (a size-2 torus ring has two
+    // distinct links between its chips). Between two switches the bound is their ports
+    // (lanes of a trunk), checked with the degrees below.
+    if (a.kind == NodeKind::Switch && b.kind == NodeKind::Switch) continue;
     std::int64_t lo = std::min(l.a, l.b), hi = std::max(l.a, l.b);
     int dir = l.dim >= 0 ? (l.a == lo ? l.dir : -l.dir) : 0;
     auto& m = multiplicity[{lo, hi, l.dim, dir}];
@@ -117,6 +121,11 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
       bad("nodes " + std::to_string(lo) + " and " + std::to_string(hi) +
           " have more parallel links than chip_radix " + std::to_string(n.chip_radix));
   }
+  for (const Node& v : n.nodes)
+    if (v.kind == NodeKind::Switch && degree[static_cast<std::size_t>(v.id)] > v.ports)
+      bad("switch " + std::to_string(v.id) + " has " +
+          std::to_string(degree[static_cast<std::size_t>(v.id)]) + " links but " +
+          std::to_string(v.ports) + " ports");
   for (std::int64_t c = 0; c < N; ++c)
     if (degree[static_cast<std::size_t>(c)] == 0 && V > 1)
       bad("chip " + std::to_string(c) + " has no link");

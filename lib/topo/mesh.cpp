@@ -76,17 +76,16 @@ GridParams parse_mesh_attrs(const Candidate& c, std::int64_t n_chip) {
   return parse_grid_attrs(c, n_chip, "mesh");
 }
 
-std::vector<Candidate> MeshFamily::enumerate(const Context& ctx) const {
-  if (ctx.intra_board_topo != IntraBoardTopo::None)
-    fail_infeasible("intra_board_topo", "mesh links already connect the chips of a board: "
-                                        "intra_board_topo must be none for the mesh family");
-  return grid_candidates(ctx, "mesh");
+Estimate MeshFamily::estimate(const Context&, const CandidateRun& r, std::int64_t) const {
+  Estimate e;
+  GridParams g = grid_params_of(r);
+  for (int s : g.dimension_sizes) e.diameter += s - 1;
+  e.link_count = MeshGeometry(g.dimension_sizes).link_count();
+  return e;
 }
 
 Network MeshFamily::generate(const Context& ctx, const Candidate& c,
                              const GenerateOptions& o) const {
-  if (ctx.intra_board_topo != IntraBoardTopo::None)
-    fail_infeasible("intra_board_topo", "intra_board_topo must be none for the mesh family");
   GridParams p = parse_mesh_attrs(c, ctx.n_chip);
   const auto& S = p.dimension_sizes;
   const auto& B = p.board_shape;

@@ -79,7 +79,13 @@ public:
     return "topology-generation-spec v1.3.1 §Torus (a partial torus is a mesh, its own family)";
   }
   std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
-  std::vector<Candidate> enumerate(const Context& ctx) const override;
+  Leaf leaf() const override { return Leaf::Chip; }
+  const std::vector<std::string>& warning_names() const override { return grid_warning_names(); }
+  void enumerate(const Context& ctx, RunSink& out) const override { grid_runs(ctx, out); }
+  Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t) const override {
+    return grid_make(name(), ctx, r);
+  }
+  Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
 };
 

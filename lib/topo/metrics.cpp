@@ -1,8 +1,13 @@
 #include "topo/metrics.hpp"
 
+#include "core/error.hpp"
+
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/push_relabel_max_flow.hpp>
+#include <deque>
+#include <map>
 
 namespace icnkit::topo {
 
@@ -16,25 +21,255 @@ Graph make_graph(const Network& n) {
   return g;
 }
 
-std::int64_t ecc(const Graph& g, std::size_t src) {
+std::vector<std::int64_t> distances(const Graph& g, std::size_t src) {
   std::vector<std::int64_t> dist(boost::num_vertices(g), -1);
   dist[src] = 0;
   boost::breadth_first_search(g, boost::vertex(src, g),
                               boost::visitor(boost::make_bfs_visitor(
                                   boost::record_distances(dist.data(), boost::on_tree_edge()))));
-  return *std::max_element(dist.begin(), dist.end());
+  return dist;
 }
+
+// A flow network over the nodes plus source S and sink T: each pair of linked nodes two arcs
+// whose capacity is the number of links between them (undirected flow), S -> every
+// chip of side 0 and every chip of side 1 -> T with unbounded capacity (when chip_side is
+// given), or S -> a and b -> T (for a single pair).
+struct FlowNet {
+  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+  using G = boost::adjacency_list<
+      boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+      boost::property<
+          boost::edge_capacity_t, long,
+          boost::property<boost::edge_residual_capacity_t, long,
+                          boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
+  G g;
+  std::size_t S, T;
+
+  explicit FlowNet(const Network& n)
+      : g(n.nodes.size() + 2), S(n.nodes.size()), T(n.nodes.size() + 1) {
+    std::map<std::pair<std::int64_t, std::int64_t>, long> mult;
+    for (const Link& l : n.links) mult[{std::min(l.a, l.b), std::max(l.a, l.b)}]++;
+    // An undirected link is two arcs, each with its own zero-capacity reverse (push-relabel
+    // tells reverse arcs by their zero capacity).
+    for (auto& [ab, m] : mult) {
+      auto a = static_cast<std::size_t>(ab.first), b = static_cast<std::size_t>(ab.second);
+      arc(a, b, m, 0);
+      arc(b, a, m, 0);
+    }
+  }
+  void arc(std::size_t u, std::size_t v, long cap, long back) {
+    auto cap_map = boost::get(boost::edge_capacity, g);
+    auto rev = boost::get(boost::edge_reverse, g);
+    auto e1 = boost::add_edge(u, v, g).first;
+    auto e2 = boost::add_edge(v, u, g).first;
+    cap_map[e1] = cap;
+    cap_map[e2] = back;
+    rev[e1] = e2;
+    rev[e2] = e1;
+  }
+  long flow() { return boost::push_relabel_max_flow(g, S, T); }
+  // Nodes reachable from S in the residual graph: the source side of a minimum cut.
+  std::vector<char> source_side() {
+    auto res = boost::get(boost::edge_residual_capacity, g);
+    std::vector<char> seen(boost::num_vertices(g), 0);
+    std::deque<std::size_t> q{S};
+    seen[S] = 1;
+    while (!q.empty()) {
+      auto u = q.front();
+      q.pop_front();
+      for (auto [e, end] = boost::out_edges(u, g); e != end; ++e) {
+        auto v = boost::target(*e, g);
+        if (!seen[v] && res[*e] > 0) {
+          seen[v] = 1;
+          q.push_back(v);
+        }
+      }
+    }
+    return seen;
+  }
+};
+
+constexpr long kUnbounded = 1L << 40;
+
 } // namespace
 
 std::int64_t eccentricity(const Network& n, std::int64_t src) {
-  return ecc(make_graph(n), static_cast<std::size_t>(src));
+  auto d = distances(make_graph(n), static_cast<std::size_t>(src));
+  return *std::max_element(d.begin(), d.end());
 }
 
 std::int64_t exact_diameter(const Network& n) {
   Graph g = make_graph(n);
-  std::int64_t d = 0;
-  for (std::size_t v = 0; v < n.nodes.size(); ++v) d = std::max(d, ecc(g, v));
-  return d;
+  std::int64_t best = 0;
+  for (std::size_t v = 0; v < n.nodes.size(); ++v) {
+    auto d = distances(g, v);
+    best = std::max(best, *std::max_element(d.begin(), d.end()));
+  }
+  return best;
+}
+
+std::int64_t exact_chip_diameter(const Network& n) {
+  Graph g = make_graph(n);
+  std::int64_t best = 0;
+  for (std::int64_t c = 0; c < n.n_chip; ++c) {
+    auto d = distances(g, static_cast<std::size_t>(c));
+    for (std::int64_t x = 0; x < n.n_chip; ++x)
+      best = std::max(best, d[static_cast<std::size_t>(x)]);
+  }
+  return best;
+}
+
+std::int64_t switched_chip_diameter(const Network& n, std::int64_t one_board_diameter) {
+  if (n.boards.size() == 1) return std::min<std::int64_t>(2, one_board_diameter);
+  const auto N = n.n_chip;
+  const auto V = static_cast<std::int64_t>(n.nodes.size());
+  // The switch graph (parallel links once) and the switches chips hang from.
+  std::vector<std::vector<std::int64_t>> adj(static_cast<std::size_t>(V - N));
+  std::vector<char> bearing(static_cast<std::size_t>(V - N), 0);
+  for (const Link& l : n.links) {
+    bool sa = l.a >= N, sb = l.b >= N;
+    if (sa && sb) {
+      adj[static_cast<std::size_t>(l.a - N)].push_back(l.b - N);
+      adj[static_cast<std::size_t>(l.b - N)].push_back(l.a - N);
+    } else if (sa != sb) {
+      bearing[static_cast<std::size_t>((sa ? l.a : l.b) - N)] = 1;
+    }
+  }
+  for (auto& a : adj) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  std::int64_t worst = 0;
+  std::vector<std::int64_t> dist(adj.size());
+  std::vector<std::int64_t> q(adj.size());
+  for (std::size_t s = 0; s < adj.size(); ++s) {
+    if (!bearing[s]) continue;
+    std::fill(dist.begin(), dist.end(), -1);
+    std::size_t head = 0, tail = 0;
+    dist[s] = 0;
+    q[tail++] = static_cast<std::int64_t>(s);
+    while (head < tail) {
+      auto u = static_cast<std::size_t>(q[head++]);
+      for (auto v : adj[u])
+        if (dist[static_cast<std::size_t>(v)] < 0) {
+          dist[static_cast<std::size_t>(v)] = dist[u] + 1;
+          q[tail++] = v;
+        }
+    }
+    for (std::size_t t = 0; t < adj.size(); ++t)
+      if (bearing[t]) {
+        if (dist[t] < 0) return -1; // not connected
+        worst = std::max(worst, dist[t]);
+      }
+  }
+  return worst + 2;
+}
+
+std::int64_t min_chip_degree(const Network& n) {
+  std::vector<std::int64_t> deg(static_cast<std::size_t>(n.n_chip), 0);
+  for (const Link& l : n.links) {
+    if (l.a < n.n_chip) deg[static_cast<std::size_t>(l.a)]++;
+    if (l.b < n.n_chip) deg[static_cast<std::size_t>(l.b)]++;
+  }
+  return deg.empty() ? 0 : *std::min_element(deg.begin(), deg.end());
+}
+
+std::int64_t edge_disjoint_paths(const Network& n, std::int64_t a, std::int64_t b) {
+  FlowNet f(n);
+  f.arc(f.S, static_cast<std::size_t>(a), kUnbounded, 0);
+  f.arc(static_cast<std::size_t>(b), f.T, kUnbounded, 0);
+  return f.flow();
+}
+
+std::int64_t exact_path_diversity(const Network& n) {
+  std::int64_t best = INT64_MAX;
+  for (std::int64_t c = 1; c < n.n_chip; ++c) best = std::min(best, edge_disjoint_paths(n, 0, c));
+  return best == INT64_MAX ? 0 : best;
+}
+
+Cut cut_of(const Network& n, const std::vector<char>& side) {
+  Cut c;
+  for (const Link& l : n.links)
+    if (side[static_cast<std::size_t>(l.a)] != side[static_cast<std::size_t>(l.b)]) {
+      c.links++;
+      c.bandwidth_bytes_per_s += l.bandwidth_bytes_per_s;
+    }
+  return c;
+}
+
+Cut cut_with_switches(const Network& n, const std::vector<char>& chip_side) {
+  FlowNet f(n);
+  for (std::int64_t c = 0; c < n.n_chip; ++c) {
+    if (chip_side[static_cast<std::size_t>(c)] == 0)
+      f.arc(f.S, static_cast<std::size_t>(c), kUnbounded, 0);
+    else
+      f.arc(static_cast<std::size_t>(c), f.T, kUnbounded, 0);
+  }
+  f.flow();
+  auto src = f.source_side();
+  std::vector<char> side(n.nodes.size());
+  for (std::size_t v = 0; v < n.nodes.size(); ++v) side[v] = src[v] ? 0 : 1;
+  return cut_of(n, side);
+}
+
+Cut heuristic_bisection(const Network& n, const std::vector<std::vector<char>>& extra) {
+  const auto N = static_cast<std::size_t>(n.n_chip);
+  std::vector<std::vector<char>> parts = extra;
+  std::vector<char> p = chip_halves(n); // half the boards, racks, groups
+  parts.push_back(p);
+  if (!n.boards.empty() && n.boards[0].chips.size() > 1) {
+    // Every board split in half (its first half of chips on side 0); odd boards alternate.
+    std::size_t k = 0;
+    for (auto& b : n.boards) {
+      std::size_t h = b.chips.size() / 2 + (b.chips.size() % 2 ? (k++ % 2) : 0);
+      for (std::size_t i = 0; i < b.chips.size(); ++i)
+        p[static_cast<std::size_t>(b.chips[i])] = i < h ? 0 : 1;
+    }
+    parts.push_back(p);
+  }
+  if (n.boards.size() > 1) {
+    // Alternate boards (every switch keeps half its boards), with one board moved or split
+    // when that is needed for balance: take chips board by board, alternating sides, until
+    // one side holds floor(N/2).
+    std::fill(p.begin(), p.end(), 1);
+    std::size_t zero = 0;
+    for (std::size_t b = 0; b < n.boards.size() && zero < N / 2; b += 2)
+      for (auto c : n.boards[b].chips)
+        if (zero < N / 2) p[static_cast<std::size_t>(c)] = 0, ++zero;
+    for (std::size_t b = 1; b < n.boards.size() && zero < N / 2; b += 2)
+      for (auto c : n.boards[b].chips)
+        if (zero < N / 2) p[static_cast<std::size_t>(c)] = 0, ++zero;
+    parts.push_back(p);
+  }
+  Cut best;
+  best.links = INT64_MAX;
+  for (auto& part : parts) {
+    Cut c = cut_with_switches(n, part);
+    if (c.links < best.links) best = c;
+  }
+  return best;
+}
+
+std::vector<char> chip_halves(const Network& n) {
+  const auto N = static_cast<std::size_t>(n.n_chip);
+  std::vector<char> p(N);
+  for (std::size_t c = 0; c < N; ++c) p[c] = c < N / 2 ? 0 : 1;
+  return p;
+}
+
+Cut closed_form_cut(const Network& n, std::int64_t links, const std::vector<char>& partition) {
+  Cut c = cut_with_switches(n, partition);
+  if (c.links != links)
+    fail_runtime(n.family + " metrics", "the bisection cut crosses " + std::to_string(c.links) +
+                                            " links, the closed form says " +
+                                            std::to_string(links));
+  return c;
+}
+
+void set_bisection(Network& n, const Cut& c, const char* method) {
+  n.metrics.bisection_links = c.links;
+  n.metrics.bisection_bandwidth_bytes_per_s = c.bandwidth_bytes_per_s;
+  n.metrics.bisection_bandwidth_method = method;
 }
 
 } // namespace icnkit::topo

@@ -14,6 +14,10 @@ json node_json(const Node& v) {
   if (v.rack >= 0) j["rack"] = v.rack;
   if (v.pod >= 0) j["pod"] = v.pod;
   if (!v.coord.empty()) j["coord"] = v.coord;
+  if (v.kind == NodeKind::Switch) {
+    j["role"] = v.role;
+    j["ports"] = v.ports;
+  }
   return j;
 }
 
@@ -115,6 +119,10 @@ Network parse_network(ObjReader& r) {
     v.pod = o.integer_opt("pod", 0).value_or(-1);
     if (o.has("coord"))
       for (auto c : o.int_list("coord", 0, kMaxChips)) v.coord.push_back(static_cast<int>(c));
+    if (v.kind == NodeKind::Switch) {
+      v.role = o.string("role");
+      v.ports = o.integer("ports", 1);
+    }
     o.done();
     if ((v.kind == NodeKind::Chip) != (v.id < n.n_chip))
       o.fail("kind",
@@ -197,6 +205,7 @@ json to_json(const Faults& f, const Network& n) {
   for (auto& c : f.chips) chips.push_back({{"chip", c.chip}, {"cause", c.cause}});
   json j = {{"links", links}, {"chips", chips}};
   if (f.random_seed) j["random_seed"] = *f.random_seed;
+  if (!f.ocs.empty()) j["ocs"] = f.ocs;
   return j;
 }
 
@@ -236,6 +245,11 @@ Faults parse_faults(ObjReader& r, const Network* n) {
     f.chips.push_back(c);
   }
   if (auto s = r.integer_opt("random_seed", 0)) f.random_seed = static_cast<std::uint64_t>(*s);
+  if (r.has("ocs")) {
+    f.ocs = r.int_list("ocs", 0, 47);
+    for (std::size_t i = 1; i < f.ocs.size(); ++i)
+      if (f.ocs[i - 1] >= f.ocs[i]) r.fail("ocs", "failed OCSes must be sorted and unique");
+  }
   r.done();
   return f;
 }
@@ -255,6 +269,10 @@ std::string fingerprint(const Network& n, const Faults* f) {
     h.add_int(v.pod);
     h.add_int(static_cast<std::int64_t>(v.coord.size()));
     for (int c : v.coord) h.add_int(c);
+    if (v.kind == NodeKind::Switch) {
+      h.add_text(v.role);
+      h.add_int(v.ports);
+    }
   }
   h.add_int(static_cast<std::int64_t>(n.links.size()));
   for (const Link& l : n.links) {
@@ -281,6 +299,11 @@ std::string fingerprint(const Network& n, const Faults* f) {
       h.add_text(c.cause);
     }
     h.add_int(f->random_seed ? static_cast<std::int64_t>(*f->random_seed) : -1);
+    if (!f->ocs.empty()) { // only when present: fingerprints without OCS faults are unchanged
+      h.add_text("ocs");
+      h.add_int(static_cast<std::int64_t>(f->ocs.size()));
+      for (auto i : f->ocs) h.add_int(i);
+    }
   }
   return h.hex();
 }

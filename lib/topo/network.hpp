@@ -21,7 +21,12 @@ struct Node {
   std::int64_t board = -1; // chips: their board; switches: -1
   std::int64_t rack = -1;  // chips: their board's rack; rack switches: their rack; else -1
   std::int64_t pod = -1;   // chips and rack/pod switches: their pod; datacenter switches: -1
-  std::vector<int> coord;  // families with coordinates (torus: x0, x1, ...)
+  std::vector<int> coord;  // families with coordinates (torus: x0, x1, ...; hyperx switches)
+  // Switches only: what the switch is in its family ("leaf", "spine", "tor", "aggregation",
+  // "core", "router", "switch") and how many link ends it has room for (its physical ports:
+  // the family's radix times the lanes of each port, see topo/boards.hpp).
+  std::string role;
+  std::int64_t ports = 0;
 };
 
 // A full-duplex link between nodes a and b. bandwidth is per direction.
@@ -110,6 +115,7 @@ struct Faults {
   std::vector<FailedLink> links; // sorted by link id, unique
   std::vector<FailedChip> chips; // sorted by chip id, unique
   std::optional<std::uint64_t> random_seed;
+  std::vector<std::int64_t> ocs; // failed OCSes (0..47, topo/faults.hpp), sorted, unique
 
   bool empty() const { return links.empty() && chips.empty(); }
   // Per-link "down" flags: failed links plus every link of a failed chip.

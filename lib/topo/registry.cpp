@@ -1,5 +1,10 @@
 // The one explicit list of families. Adding a family: implement Family, add it here.
+#include "topo/basic.hpp"
+#include "topo/dragonfly.hpp"
 #include "topo/family.hpp"
+#include "topo/fat_tree.hpp"
+#include "topo/hypercube.hpp"
+#include "topo/hyperx.hpp"
 #include "topo/mesh.hpp"
 #include "topo/torus.hpp"
 
@@ -8,9 +13,17 @@
 namespace icnkit::topo {
 
 const std::vector<const Family*>& families() {
+  static const FatTreeFamily fat_tree;
+  static const DragonflyFamily dragonfly(false), dragonfly_plus(true);
   static const TorusFamily torus;
   static const MeshFamily mesh;
-  static const std::vector<const Family*> all = {&torus, &mesh};
+  static const HypercubeFamily hypercube;
+  static const HyperXFamily hyperx;
+  static const BasicFamily ring(BasicKind::Ring), full_mesh(BasicKind::FullMesh),
+      single_switch(BasicKind::SingleSwitch);
+  static const std::vector<const Family*> all = {&fat_tree,  &dragonfly,    &dragonfly_plus, &torus,
+                                                 &mesh,      &hypercube,    &hyperx,         &ring,
+                                                 &full_mesh, &single_switch};
   return all;
 }
 
@@ -18,13 +31,6 @@ const Family* find_family(const std::string& name) {
   for (const Family* f : families())
     if (f->name() == name) return f;
   return nullptr;
-}
-
-const std::vector<std::string>& spec_family_names() {
-  static const std::vector<std::string> names = {"fat-tree",  "dragonfly",    "dragonfly+", "torus",
-                                                 "mesh",      "hypercube",    "hyperx",     "ring",
-                                                 "full-mesh", "single-switch"};
-  return names;
 }
 
 LinkKind link_kind_between(const Network& n, std::int64_t a, std::int64_t b) {
@@ -41,6 +47,30 @@ LinkParams link_params(const Context& ctx, const GenerateOptions& o, LinkKind k)
   if (o.link_bandwidth_bytes_per_s) p.bandwidth_bytes_per_s = *o.link_bandwidth_bytes_per_s;
   if (o.link_latency_s) p.latency_s = *o.link_latency_s;
   return p;
+}
+
+std::int64_t add_link(Network& n, const Context& ctx, const GenerateOptions& o, std::int64_t a,
+                      std::int64_t b, int dim, int dir) {
+  Link l;
+  l.id = static_cast<std::int64_t>(n.links.size());
+  l.a = a;
+  l.b = b;
+  l.kind = link_kind_between(n, a, b);
+  LinkParams lp = link_params(ctx, o, l.kind);
+  l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
+  l.latency_s = lp.latency_s;
+  l.dim = dim;
+  l.dir = dir;
+  n.links.push_back(l);
+  return l.id;
+}
+
+std::vector<std::string> warnings_of(const Family& f, std::uint32_t mask) {
+  std::vector<std::string> out;
+  const auto& names = f.warning_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (mask & (1u << i)) out.push_back(names[i]);
+  return out;
 }
 
 } // namespace icnkit::topo

@@ -32,24 +32,85 @@ std::string torus_candidate_id(const TorusParams& p) {
   return grid_candidate_id("torus", p);
 }
 
-std::vector<Candidate> TorusFamily::enumerate(const Context& ctx) const {
-  if (ctx.intra_board_topo != IntraBoardTopo::None)
-    fail_infeasible("intra_board_topo", "torus links already connect the chips of a board: "
-                                        "intra_board_topo must be none for the torus family");
-  return grid_candidates(ctx, "torus");
+Estimate TorusFamily::estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const {
+  Estimate e;
+  for (int s : grid_params_of(r).dimension_sizes) e.diameter += s / 2;
+  e.link_count = ctx.n_chip * r.p[0];
+  return e;
 }
 
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip) {
   return parse_grid_attrs(c, n_chip, "torus");
 }
 
+std::string twist_problem(const std::vector<int>& S) {
+  const std::string shape = join_sizes(S);
+  if (S.size() != 3)
+    return "a twisted torus has 3 dimensions (k x k x 2k or k x 2k x 2k), not " + shape;
+  const int k = *std::min_element(S.begin(), S.end());
+  const auto longs = std::count(S.begin(), S.end(), 2 * k);
+  const auto shorts = std::count(S.begin(), S.end(), k);
+  if (k < 2 || shorts + longs != 3 || longs == 0)
+    return "only k x k x 2k and k x 2k x 2k shapes (k >= 2, any order) can be twisted, not " +
+           shape;
+  return "";
+}
+
+std::int64_t twisted_plus_neighbour(const TorusGeometry& g, std::int64_t id, int d) {
+  const int k = *std::min_element(g.sizes().begin(), g.sizes().end());
+  std::int64_t b = g.neighbour(id, d, +1);
+  if (g.size(d) != k || g.coord(id, d) != k - 1) return b; // not a short dimension's wrap link
+  for (int e = 0; e < g.dims(); ++e)
+    if (g.size(e) == 2 * k) {
+      const int x = g.coord(b, e);
+      b += static_cast<std::int64_t>((x + k) % (2 * k) - x) * g.stride(e);
+    }
+  return b;
+}
+
+namespace {
+
+// The chip partitions a twisted torus's bisection bound tries besides the framework's own:
+// the half of every dimension (x_d < S_d / 2 when S_d is even; on the twisted 4x4x8 the short halves
+// cut 64 links, the long half 96 because every short wrap crosses it), and for every long
+// dimension e the half that follows the twist, phi = x_e - sum of the short coordinates
+// (mod 2k) < k: every link changes phi by +-1, so phi is well defined across the twisted wraps.
+std::vector<std::vector<char>> twisted_partitions(const TorusGeometry& g) {
+  const int k = *std::min_element(g.sizes().begin(), g.sizes().end());
+  const auto N = static_cast<std::size_t>(g.count());
+  std::vector<std::vector<char>> parts;
+  for (int d = 0; d < g.dims(); ++d) {
+    // Chips by (x_d, id), the first floor(N/2) on side 0: a staircase when S_d is odd.
+    std::vector<char> p(N, 1);
+    std::size_t zero = 0;
+    for (int x = 0; x < g.size(d) && zero < N / 2; ++x)
+      for (std::size_t c = 0; c < N && zero < N / 2; ++c)
+        if (g.coord(static_cast<std::int64_t>(c), d) == x) p[c] = 0, ++zero;
+    parts.push_back(std::move(p));
+  }
+  for (int e = 0; e < g.dims(); ++e) {
+    if (g.size(e) != 2 * k) continue;
+    std::vector<char> p(N);
+    for (std::size_t c = 0; c < N; ++c) {
+      int phi = g.coord(static_cast<std::int64_t>(c), e);
+      for (int d = 0; d < g.dims(); ++d)
+        if (g.size(d) == k) phi -= g.coord(static_cast<std::int64_t>(c), d);
+      p[c] = ((phi % (2 * k)) + 2 * k) % (2 * k) < k ? 0 : 1;
+    }
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
+} // namespace
+
 Network TorusFamily::generate(const Context& ctx, const Candidate& c,
                               const GenerateOptions& o) const {
-  if (ctx.intra_board_topo != IntraBoardTopo::None)
-    fail_infeasible("intra_board_topo", "intra_board_topo must be none for the torus family");
   TorusParams p = parse_torus_attrs(c, ctx.n_chip);
   const auto& S = p.dimension_sizes;
   const auto& B = p.board_shape;
+  if (o.twist)
+    if (auto why = twist_problem(S); !why.empty()) fail_infeasible("--twist", why);
   TorusGeometry g(S);
   const int D = g.dims();
   Network n;
@@ -59,13 +120,14 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
   place_grid_chips(n, p); // chips, boards by cube packing, one rack, one pod
 
   // One link per chip per dimension, in + direction; a size-2 ring keeps both (a multigraph).
+  // Twisted, only the far end of the short dimensions' wrap links moves (ids and dim/dir stay).
   n.links.reserve(static_cast<std::size_t>(n.n_chip * D));
   for (std::int64_t id = 0; id < n.n_chip; ++id)
     for (int d = 0; d < D; ++d) {
       Link l;
       l.id = id * D + d;
       l.a = id;
-      l.b = g.neighbour(id, d, +1);
+      l.b = o.twist ? twisted_plus_neighbour(g, id, d) : g.neighbour(id, d, +1);
       l.kind = link_kind_between(n, l.a, l.b);
       LinkParams lp = link_params(ctx, o, l.kind);
       l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
@@ -75,23 +137,32 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
       n.links.push_back(l);
     }
 
-  // Metrics. The torus is vertex-transitive, so BFS from chip 0 gives the exact diameter.
+  // Metrics. The torus, regular or twisted, is vertex-transitive (the Cayley graph of Z^3
+  // modulo the lattice its wrap links span), so BFS from chip 0 gives the exact diameter.
   Metrics& m = n.metrics;
-  std::int64_t closed = 0;
-  for (int s : S) closed += s / 2;
   m.diameter = eccentricity(n, 0);
-  if (m.diameter != closed)
-    fail_runtime("torus metrics", "BFS diameter " + std::to_string(m.diameter) +
-                                      " != closed form " + std::to_string(closed));
-  auto [links_cut, exact] = torus_bisection_links(S);
-  m.bisection_links = links_cut;
-  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
-  m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
+  if (o.twist) {
+    // No closed form: the regular one (2N / S_max) no longer holds, so an upper bound.
+    set_bisection(n, heuristic_bisection(n, twisted_partitions(g)), "heuristic");
+  } else {
+    std::int64_t closed = 0;
+    for (int s : S) closed += s / 2;
+    if (m.diameter != closed)
+      fail_runtime("torus metrics", "BFS diameter " + std::to_string(m.diameter) +
+                                        " != closed form " + std::to_string(closed));
+    auto [links_cut, exact] = torus_bisection_links(S);
+    m.bisection_links = links_cut;
+    m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
+    m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
+  }
   m.link_count = static_cast<std::int64_t>(n.links.size());
   m.switch_count = 0;
-  m.path_diversity = 2 * D; // every chip has 2D link ends and the torus is 2D-connected
+  // Every chip has 2D link ends and the graph is 2D-edge-connected: a connected
+  // vertex-transitive graph's edge connectivity equals its degree (Mader), twisted or not.
+  m.path_diversity = 2 * D;
   m.derived_chips_per_board = product(B);
   m.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
+  if (o.twist) m.family_attrs["twisted"] = true; // absent on a regular torus
   return n;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include "topo/family.hpp"
 #include "topo/grid.hpp"
+#include "topo/torus_geometry.hpp"
 
 namespace icnkit::topo {
 
@@ -16,6 +17,15 @@ std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S);
 // Reads and checks a candidate's family_attrs against n_chip.
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip);
 
+// The TPU v4 twisted torus (algorithms.md §9). Why shape S cannot be twisted, or "" if it can:
+// a twist needs 3 dimensions, each equal to the smallest one (k, "short") or twice it (2k,
+// "long"), at least one of each, k >= 2 (k x k x 2k or k x 2k x 2k in any order).
+std::string twist_problem(const std::vector<int>& S);
+// The far end of the + link leaving chip `id` in dimension d of a twisted torus of shape S:
+// the regular neighbour, except that the wrap-around link of a short dimension (k-1 -> 0) is
+// also offset by +k (mod 2k) in every long dimension. S must be twistable.
+std::int64_t twisted_plus_neighbour(const TorusGeometry& g, std::int64_t id, int d);
+
 class TorusFamily : public Family {
 public:
   std::string name() const override { return "torus"; }
@@ -27,7 +37,15 @@ public:
     return "topology-generation-spec v1.3.1 §Torus; Google TPU v3/v4";
   }
   std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
-  std::vector<Candidate> enumerate(const Context& ctx) const override;
+  Leaf leaf() const override { return Leaf::Chip; }
+  const std::vector<std::string>& warning_names() const override { return grid_warning_names(); }
+  void enumerate(const Context& ctx, RunSink& out) const override {
+    grid_runs(ctx, out);
+  }
+  Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t) const override {
+    return grid_make(name(), ctx, r);
+  }
+  Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
 };
 

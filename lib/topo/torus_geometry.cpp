@@ -1,6 +1,7 @@
 #include "topo/torus_geometry.hpp"
 
 #include "core/error.hpp"
+#include "topo/grid.hpp"
 
 namespace icnkit::topo {
 
@@ -12,15 +13,48 @@ TorusGeometry::TorusGeometry(std::vector<int> sizes) : sizes_(std::move(sizes)) 
 }
 
 TorusGeometry TorusGeometry::of(const Network& n, const std::string& who) {
+  TorusGeometry g = shape_of(n, who);
+  if (twisted(n))
+    fail_infeasible("/network/metrics/family_attrs/twisted",
+                    who + ": DOR/ring schedules on a twisted torus are not supported yet");
+  // neighbour() must describe the links themselves (the fingerprint covers the links, not
+  // family_attrs: a twisted network stripped of "twisted" is caught here).
+  const int D = g.dims();
+  const std::string shape = join_sizes(g.sizes());
+  for (const Link& l : n.links) {
+    const std::int64_t c = l.id / D;
+    const int d = static_cast<int>(l.id % D);
+    if (l.a != c || l.b != g.neighbour(c, d, +1) || l.dim != d || l.dir != +1)
+      fail_input("/network/links/" + std::to_string(l.id),
+                 "not the link a regular " + shape +
+                     " torus has there (link c*D+d leaves chip c in + direction of dimension d)");
+  }
+  return g;
+}
+
+bool TorusGeometry::twisted(const Network& n) {
+  const json& attrs = n.metrics.family_attrs;
+  if (!attrs.is_object() || !attrs.contains("twisted")) return false;
+  if (!attrs["twisted"].is_boolean())
+    fail_input("/network/metrics/family_attrs/twisted", "expected true or false");
+  return attrs["twisted"].get<bool>();
+}
+
+TorusGeometry TorusGeometry::shape_of(const Network& n, const std::string& who) {
   if (n.family != "torus")
     fail_infeasible("/network/family", who + " needs a torus, but the network is a " + n.family);
   const json& attrs = n.metrics.family_attrs;
   std::vector<int> sizes;
-  if (attrs.contains("dimension_sizes") && attrs["dimension_sizes"].is_array())
-    for (auto& v : attrs["dimension_sizes"])
-      if (v.is_number_integer()) sizes.push_back(v.get<int>());
-  TorusGeometry g(sizes);
-  if (sizes.empty() || g.count() != n.n_chip ||
+  bool ok = attrs.is_object() && attrs.contains("dimension_sizes") &&
+            attrs["dimension_sizes"].is_array() && attrs["dimension_sizes"].size() <= 3;
+  if (ok)
+    for (auto& v : attrs["dimension_sizes"]) {
+      ok = ok && v.is_number_integer() && v.get<std::int64_t>() >= 1 &&
+           v.get<std::int64_t>() <= n.n_chip;
+      if (ok) sizes.push_back(v.get<int>());
+    }
+  TorusGeometry g(ok ? sizes : std::vector<int>{});
+  if (!ok || sizes.empty() || g.count() != n.n_chip ||
       static_cast<std::int64_t>(n.links.size()) != n.n_chip * g.dims())
     fail_input("/network/metrics/family_attrs/dimension_sizes",
                "torus shape disagrees with the network's chips and links");

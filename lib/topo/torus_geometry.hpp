@@ -11,8 +11,16 @@ namespace icnkit::topo {
 class TorusGeometry {
 public:
   explicit TorusGeometry(std::vector<int> sizes);
-  // The geometry of a generated torus network; throws Error(Infeasible) for other families.
+  // The geometry of a generated regular torus network, for code that follows its links with
+  // neighbour() (DOR, the ring collectives): Error(Infeasible) for other families and for a
+  // twisted torus, whose wrap links neighbour() does not know.
   static TorusGeometry of(const Network& n, const std::string& who);
+  // The shape of a generated torus network, twisted or not, for code that needs only chip
+  // coordinates (the OCS fault model): Error(Infeasible) for other families.
+  static TorusGeometry shape_of(const Network& n, const std::string& who);
+  // Whether a torus network is twisted (metrics.family_attrs "twisted": true; absent or false
+  // on a regular torus; anything else is Error(Input)).
+  static bool twisted(const Network& n);
 
   int dims() const { return static_cast<int>(sizes_.size()); }
   int size(int d) const { return sizes_[static_cast<std::size_t>(d)]; }

@@ -21,7 +21,6 @@ for bad in 0 -1 abc 1000000000000 2.5 ""; do
 done
 expect_exit 2 - topo-enum
 expect_exit 2 - topo-enum --n-chip 64 --family donut
-expect_exit 4 - topo-enum --n-chip 64 --family dragonfly
 expect_exit 2 - topo-enum --n-chip 64 --scope everywhere
 expect_exit 2 - topo-enum --n-chip 64 --chip-radix 0
 expect_exit 2 - topo-enum --n-chip 64 --bogus-option

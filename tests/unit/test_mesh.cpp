@@ -124,7 +124,7 @@ TEST_CASE("mesh refuses a non-none intra_board_topo", "[mesh]") {
   c.intra_board_topo = IntraBoardTopo::Ring;
   CHECK(kind_of([&] { test::enum_family("mesh", c); }) == ErrorKind::Infeasible);
   CHECK(kind_of([&] {
-          require_family("mesh", "t").generate(c, test::grid_candidate("mesh", {8, 8}, {1, 1}), {});
+          topo::generate(c, test::grid_candidate("mesh", {8, 8}, {1, 1}), {});
         }) == ErrorKind::Infeasible);
 }
 

@@ -28,8 +28,11 @@ topo::Network make_net(std::int64_t nodes, const std::vector<L>& links) {
   topo::Network n;
   n.family = "test";
   n.n_chip = nodes;
-  for (std::int64_t i = 0; i < nodes; ++i)
-    n.nodes.push_back({i, topo::NodeKind::Chip, 6, -1, -1, -1, {}});
+  for (std::int64_t i = 0; i < nodes; ++i) {
+    topo::Node v;
+    v.id = i;
+    n.nodes.push_back(v);
+  }
   for (std::size_t i = 0; i < links.size(); ++i) {
     topo::Link l;
     l.id = static_cast<std::int64_t>(i);

@@ -136,8 +136,11 @@ TEST_CASE("torus refuses a non-none intra_board_topo", "[topo][spec]") {
   CHECK(kind_of([&] { test::enum_family("torus", c); }) == ErrorKind::Infeasible);
 }
 
-TEST_CASE("an unimplemented spec family is infeasible, an unknown one a usage error", "[topo]") {
-  CHECK(kind_of([] { require_family("dragonfly", "--family"); }) == ErrorKind::Infeasible);
+TEST_CASE("every spec family is in the registry; an unknown name is a usage error", "[topo]") {
+  for (const char* name : {"fat-tree", "dragonfly", "dragonfly+", "torus", "mesh", "hypercube",
+                           "hyperx", "ring", "full-mesh", "single-switch"})
+    CHECK(require_family(name, "--family").name() == name);
+  CHECK(families().size() == 10);
   CHECK(kind_of([] { require_family("donut", "--family"); }) == ErrorKind::Usage);
 }
 
@@ -255,6 +258,8 @@ TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
         Node s;
         s.id = 16;
         s.kind = NodeKind::Switch;
+        s.role = "switch";
+        s.ports = 64;
         s.tier = 7;
         n.nodes.push_back(s);
         n.links.push_back(
@@ -271,6 +276,8 @@ TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
         Node s;
         s.id = 16;
         s.kind = NodeKind::Switch;
+        s.role = "switch";
+        s.ports = 64;
         s.tier = 8;
         s.rack = 1;
         s.pod = 0;
@@ -291,6 +298,8 @@ TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
         Node r;
         r.id = 16;
         r.kind = NodeKind::Switch;
+        r.role = "leaf";
+        r.ports = 64;
         r.tier = 8;
         r.rack = 0;
         r.pod = 0;
@@ -298,6 +307,8 @@ TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
         Node p;
         p.id = 17;
         p.kind = NodeKind::Switch;
+        p.role = "spine";
+        p.ports = 64;
         p.tier = 9;
         p.pod = 1;
         n.nodes.push_back(p);
@@ -305,6 +316,36 @@ TEST_CASE("every invariant fires on a deliberately broken network", "[topo]") {
             {static_cast<std::int64_t>(n.links.size()), 16, 17, LinkKind::R2R, -1, 0, 1e9, 0});
       },
       "switch of another pod");
+  broken(
+      [](Network& n) { // a switch without a role
+        Node s;
+        s.id = 16;
+        s.kind = NodeKind::Switch;
+        s.ports = 64;
+        s.tier = 8;
+        s.rack = 0;
+        s.pod = 0;
+        n.nodes.push_back(s);
+        n.links.push_back(
+            {static_cast<std::int64_t>(n.links.size()), 0, 16, LinkKind::B2B, -1, 0, 1e9, 0});
+      },
+      "has no role");
+  broken(
+      [](Network& n) { // more links on a switch than it has ports
+        Node s;
+        s.id = 16;
+        s.kind = NodeKind::Switch;
+        s.role = "switch";
+        s.ports = 2;
+        s.tier = 8;
+        s.rack = 0;
+        s.pod = 0;
+        n.nodes.push_back(s);
+        for (std::int64_t c : {0, 1, 2})
+          n.links.push_back(
+              {static_cast<std::int64_t>(n.links.size()), c, 16, LinkKind::B2B, -1, 0, 1e9, 0});
+      },
+      "has 3 links but 2 ports");
   broken(
       [](Network& n) {
         auto l = n.links[0];

@@ -6,6 +6,7 @@ using namespace icnkit;
 
 int main(int argc, char** argv) {
   std::string family = "torus";
+  std::string sort_by, where_text;
   std::string context_file;
   std::int64_t n_chip = 0;
   std::string scope = "intra-rack";
@@ -19,15 +20,29 @@ int main(int argc, char** argv) {
       "topo-enum",
       "topo-enum: enumerate the feasible topologies of a family for a chip count.\n"
       "Writes a candidates document: each candidate has an id, family_attrs, the derived\n"
-      "chips per board, a status (recommended / edge-case) and its warnings.\n\n"
-      "Example:\n"
+      "chips per board, a status (recommended / edge-case) and its warnings; recommended\n"
+      "first, at most 50 (total counts them all).\n\n"
+      "Examples:\n"
       "  topo-enum --n-chip 64 --family torus | topo-gen --pick 'torus:4x4x4/b2x2x2' | "
-      "topo-route\n",
+      "topo-route\n"
+      "  topo-enum --n-chip 1024 --family dragonfly --scope inter-rack --limit 5\n"
+      "  topo-enum --n-chip 256 --family all --sort-by diameter --limit 20\n"
+      "  topo-enum --n-chip 64 --family fat-tree --where k=8,layers=2 --all\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         o_n = app.add_option("-n,--n-chip", n_chip, "Number of chips (2 .. 1048576)");
-        app.add_option("-f,--family", family, "Topology family (implemented: torus)")
+        std::string names;
+        for (auto* f : topo::families()) names += (names.empty() ? "" : ", ") + f->name();
+        app.add_option("-f,--family", family, "Topology family: " + names + ", or all")
             ->default_str("torus");
+        std::string metrics;
+        for (auto& m : topo::sort_metric_names()) metrics += (metrics.empty() ? "" : ", ") + m;
+        app.add_option("--sort-by", sort_by,
+                       "Order by a closed-form metric instead of status: " + metrics +
+                           " (append :desc for descending)");
+        app.add_option("--where", where_text,
+                       "Keep only candidates with these parameter values, e.g. k=16,osr=1 "
+                       "(family_attrs keys, n_endpoint, chips_per_board)");
         app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
         app.add_option("--chips-per-board-max", cpb_max,
                        "Boards above this many chips get dense-pcb-impractical")
@@ -49,11 +64,14 @@ int main(int argc, char** argv) {
           for (const topo::Family* f : topo::families()) {
             std::string scopes;
             for (auto s : f->scopes()) scopes += (scopes.empty() ? "" : ", ") + topo::to_string(s);
+            std::string warns;
+            for (auto& w : f->warning_names()) warns += (warns.empty() ? "" : ", ") + w;
             out += f->name() + "\n  " + f->summary() + "\n  reference: " + f->reference() +
-                   "\n  scopes: " + scopes + "\n";
+                   "\n  endpoints: " +
+                   (f->leaf() == topo::Leaf::Chip ? "chips (Tier 6)" : "boards (Tier 7)") +
+                   "\n  scopes: " + scopes + "\n  warnings: " + warns +
+                   " (and for every family: non-standard-scope, dense-pcb-impractical)\n";
           }
-          for (auto& name : topo::spec_family_names())
-            if (!topo::find_family(name)) out += name + "\n  (defined by the spec; not implemented yet)\n";
           write_output("-", out);
           return;
         }
@@ -97,7 +115,12 @@ int main(int argc, char** argv) {
           fams.push_back(&topo::require_family(family, "--family"));
         Document d;
         d.context = ctx;
-        d.candidates = topo::enumerate(ctx, fams, all ? 0 : static_cast<std::size_t>(limit));
+        std::optional<topo::SortSpec> sort;
+        if (!sort_by.empty()) sort = topo::parse_sort(sort_by, "--sort-by");
+        std::optional<topo::Where> where;
+        if (!where_text.empty()) where = topo::parse_where(where_text, "--where");
+        d.candidates = topo::enumerate(ctx, fams, all ? 0 : static_cast<std::size_t>(limit), sort,
+                                       where ? &*where : nullptr);
         tool::store(c, d);
       });
 }

@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   std::string link_bw, link_latency;
   std::vector<std::string> fail_links, fail_chips;
   std::int64_t fail_random = 0;
+  std::vector<std::int64_t> fail_ocs;
+  bool twist = false;
   std::uint64_t seed = 1;
   CLI::Option* o_seed = nullptr;
   return tool::run(
@@ -24,7 +26,10 @@ int main(int argc, char** argv) {
       "  topo-enum --n-chip 64 | topo-gen --pick 0 --fail-link '(1,1,0)-(2,1,0)' --fail-chip 5\n"
       "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-random-links 3 "
       "--seed 7\n"
-      "  topo-enum --n-chip 64 | topo-gen --pick 0 --format dot | dot -Tsvg > net.svg\n",
+      "  topo-enum --n-chip 64 | topo-gen --pick 0 --format dot | dot -Tsvg > net.svg\n"
+      "  topo-enum --n-chip 128 | topo-gen --pick 'torus:4x4x8/b2x2x2' --twist\n"
+      "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-ocs 0 "
+      "--fail-ocs 17\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
@@ -40,7 +45,14 @@ int main(int argc, char** argv) {
             ->take_all();
         app.add_option("--fail-random-links", fail_random,
                        "Fail K links chosen at random (with --seed)");
+        app.add_option("--fail-ocs", fail_ocs,
+                       "Fail optical circuit switch I (0..47) of a torus of 4x4x4 cubes (TPU "
+                       "v4): every cube-boundary link of dimension I/16 at face position I%16")
+            ->take_all();
         o_seed = app.add_option("--seed", seed, "Seed of the random faults")->default_str("1");
+        app.add_flag("--twist", twist,
+                     "TPU v4 twisted torus (k x k x 2k or k x 2k x 2k): each short "
+                     "dimension's wrap links shift by +k in every long dimension");
         app.add_option("--format", format,
                        "Output format: json (the icnkit document), networkx (node-link JSON), "
                        "graphml, dot, booksim (anynet file)")
@@ -86,13 +98,14 @@ int main(int argc, char** argv) {
         topo::GenerateOptions go;
         if (!link_bw.empty()) go.link_bandwidth_bytes_per_s = parse_bandwidth(link_bw, "--link-bw");
         if (!link_latency.empty()) go.link_latency_s = parse_time(link_latency, "--link-latency");
+        go.twist = twist;
         Document out;
         out.provenance = d.provenance;
         out.context = d.context;
         out.candidate = cand;
         out.ext = d.ext;
         out.network = topo::generate(*d.context, cand, go);
-        topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed};
+        topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed, fail_ocs};
         if (fail_random < 0) fail_usage("--fail-random-links", "must not be negative");
         auto faults = topo::make_faults(*out.network, fr);
         if (!faults.empty()) out.faults = faults;
