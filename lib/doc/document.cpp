@@ -1,6 +1,7 @@
 #include "doc/document.hpp"
 
 #include "topo/invariants.hpp"
+#include "topo/network_json.hpp"
 
 namespace icnkit {
 
@@ -116,13 +117,27 @@ std::string dump_document(const Document& d, bool pretty) {
   if (d.context) j["context"] = topo::to_json(*d.context);
   if (d.candidates) j["candidates"] = topo::to_json(*d.candidates);
   if (d.candidate) j["candidate"] = topo::to_json(*d.candidate);
-  if (d.network) j["network"] = topo::to_json(*d.network);
+  // The compact form writes the network straight to text (topo/network_json.hpp): the
+  // sections are dumped one by one in the object's own (sorted) key order, the network by the
+  // fast writer. The pretty form goes through the JSON tree.
+  if (d.network) j["network"] = pretty ? topo::to_json(*d.network) : json(nullptr);
   if (d.faults && d.network) j["faults"] = topo::to_json(*d.faults, *d.network);
   if (d.routing) j["routing"] = route::to_json(*d.routing);
   if (d.schedule) j["schedule"] = coll::to_json(*d.schedule);
   if (d.report) j["report"] = sim::to_json(*d.report);
   if (d.ext) j["ext"] = *d.ext;
-  return j.dump(pretty ? 2 : -1) + "\n";
+  if (pretty) return j.dump(2) + "\n";
+  std::string text = "{";
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (text.size() > 1) text += ',';
+    text += json(it.key()).dump();
+    text += ':';
+    if (it.key() == "network" && d.network)
+      topo::append_network_json(text, *d.network);
+    else
+      text += it.value().dump();
+  }
+  return text + "}\n";
 }
 
 void refresh_fingerprint(Document& d) {

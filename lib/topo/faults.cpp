@@ -104,8 +104,7 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs) {
     fail_usage(opt, "OCS faults need a torus of 4x4x4 cubes, but the network is a " + n.family);
   const TorusGeometry g = TorusGeometry::shape_of(n, opt);
   const std::string shape = join_sizes(g.sizes());
-  if (g.dims() != 3)
-    fail_usage(opt, "OCS faults need a 3-D torus of 4x4x4 cubes, not " + shape);
+  if (g.dims() != 3) fail_usage(opt, "OCS faults need a 3-D torus of 4x4x4 cubes, not " + shape);
   for (int s : g.sizes())
     if (s % 4 != 0)
       fail_usage(opt, "OCS faults need a torus of 4x4x4 cubes (every dimension a multiple of "

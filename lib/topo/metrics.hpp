@@ -45,13 +45,17 @@ Cut cut_of(const Network& n, const std::vector<char>& side);
 // The cheapest partition that puts every chip on the side `chip_side` gives it (switches on
 // whichever side is cheaper): a minimum s-t cut, Boost's push-relabel max-flow.
 Cut cut_with_switches(const Network& n, const std::vector<char>& chip_side);
-// An upper bound on the bisection: the best of several structural chip partitions, each with
-// its switches placed optimally: chips by id (board-major, so half the boards, racks, groups),
-// every board split in half, alternate boards, plus `extra` partitions of the family's own.
+// An upper bound on the bisection: the best of several structural chip partitions (chips by
+// id, board-major, so half the boards, racks, groups; every board split in half; alternate
+// boards; plus `extra` partitions of the family's own), each scored with its switches on the
+// side of most of their chips, the best one then with its switches placed optimally.
 Cut heuristic_bisection(const Network& n, const std::vector<std::vector<char>>& extra = {});
 
 // Chips 0 .. floor(N/2)-1 on side 0, the rest on side 1 (board-major ids: half the boards).
 std::vector<char> chip_halves(const Network& n);
+// Every chip on the side `chip_side` gives it, every switch on the side of most of its chip
+// links (ties, and switches without chips, on side 1).
+std::vector<char> place_switches_by_majority(const Network& n, const std::vector<char>& chip_side);
 // The cut a family's closed form names: `partition` (chips) with switches placed optimally,
 // which must cross exactly `links` links (Error(Runtime) otherwise); its bandwidth is summed
 // from the links themselves.

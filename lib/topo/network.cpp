@@ -66,21 +66,23 @@ std::vector<char> Faults::down_chips(const Network& n) const {
   return down;
 }
 
+json to_json(const Metrics& m) {
+  return {{"diameter", m.diameter},
+          {"bisection_bandwidth_bytes_per_s", m.bisection_bandwidth_bytes_per_s},
+          {"bisection_links", m.bisection_links},
+          {"bisection_bandwidth_method", m.bisection_bandwidth_method},
+          {"link_count", m.link_count},
+          {"switch_count", m.switch_count},
+          {"path_diversity", m.path_diversity},
+          {"derived_chips_per_board", m.derived_chips_per_board},
+          {"family_attrs", m.family_attrs}};
+}
+
 json to_json(const Network& n) {
   json boards = json::array(), racks = json::array(), pods = json::array();
   for (auto& b : n.boards) boards.push_back({{"id", b.id}, {"rack", b.rack}, {"chips", b.chips}});
   for (auto& r : n.racks) racks.push_back({{"id", r.id}, {"pod", r.pod}, {"boards", r.boards}});
   for (auto& p : n.pods) pods.push_back({{"id", p.id}, {"racks", p.racks}});
-  const Metrics& m = n.metrics;
-  json metrics = {{"diameter", m.diameter},
-                  {"bisection_bandwidth_bytes_per_s", m.bisection_bandwidth_bytes_per_s},
-                  {"bisection_links", m.bisection_links},
-                  {"bisection_bandwidth_method", m.bisection_bandwidth_method},
-                  {"link_count", m.link_count},
-                  {"switch_count", m.switch_count},
-                  {"path_diversity", m.path_diversity},
-                  {"derived_chips_per_board", m.derived_chips_per_board},
-                  {"family_attrs", m.family_attrs}};
   return {{"family", n.family},
           {"n_chip", n.n_chip},
           {"chip_radix", n.chip_radix},
@@ -89,7 +91,7 @@ json to_json(const Network& n) {
           {"boards", boards},
           {"racks", racks},
           {"pods", pods},
-          {"metrics", metrics},
+          {"metrics", to_json(n.metrics)},
           {"fingerprint", n.fingerprint}};
 }
 

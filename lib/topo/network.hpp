@@ -123,7 +123,8 @@ struct Faults {
   std::vector<char> down_chips(const Network& n) const;
 };
 
-json to_json(const Network& n);
+json to_json(const Metrics& m);
+json to_json(const Network& n); // topo/network_json.hpp writes the same text faster
 Network parse_network(ObjReader& r); // strict; recomputes and checks the fingerprint later
 json to_json(const Faults& f, const Network& n);
 Faults parse_faults(ObjReader& r, const Network* n);

@@ -71,8 +71,8 @@ std::int64_t twisted_plus_neighbour(const TorusGeometry& g, std::int64_t id, int
 namespace {
 
 // The chip partitions a twisted torus's bisection bound tries besides the framework's own:
-// the half of every dimension (x_d < S_d / 2 when S_d is even; on the twisted 4x4x8 the short halves
-// cut 64 links, the long half 96 because every short wrap crosses it), and for every long
+// the half of every dimension (x_d < S_d / 2 when S_d is even; on the twisted 4x4x8 the short
+// halves cut 64 links, the long half 96 because every short wrap crosses it), and for every long
 // dimension e the half that follows the twist, phi = x_e - sum of the short coordinates
 // (mod 2k) < k: every link changes phi by +-1, so phi is well defined across the twisted wraps.
 std::vector<std::vector<char>> twisted_partitions(const TorusGeometry& g) {

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Every family on the command line: topo-enum lists it, topo-gen builds a candidate whose
+# document the next tool re-reads and re-checks (invariants, fingerprint), --family all,
+# --sort-by, --where, --describe, and the bad inputs of the families issue.
+source "$ICNKIT_SRC/tests/cli/lib.sh"
+
+families="fat-tree dragonfly dragonfly+ torus mesh hypercube hyperx ring full-mesh single-switch"
+
+# --- each family: enumerate 64 chips, build the first candidate, re-read it ---------------
+for f in $families; do
+  expect_ok topo-enum --n-chip 64 --family "$f" --scope inter-rack --no-provenance
+  cp "$T/out" "$T/enum-$f.json"
+  check "$f: every candidate is a $f" \
+    test "$(jget "$T/enum-$f.json" "all(c['family'] == '$f' and c['id'].startswith('$f:') for c in d['candidates']['items'])")" = True
+  check "$f: status is edge-case exactly when there are warnings" \
+    test "$(jget "$T/enum-$f.json" "all((c['status'] == 'edge-case') == bool(c['warnings']) for c in d['candidates']['items'])")" = True
+  expect_ok topo-gen -i "$T/enum-$f.json" --pick 0 --no-provenance
+  cp "$T/out" "$T/net-$f.json"
+  check "$f: 64 chips on boards of the derived size" \
+    test "$(jget "$T/net-$f.json" "(d['network']['n_chip'], all(len(b['chips']) == d['candidate']['derived_chips_per_board'] for b in d['network']['boards']))")" = "(64, True)"
+  check "$f: metrics carry the bisection method" \
+    test "$(jget "$T/net-$f.json" "d['network']['metrics']['bisection_bandwidth_method'] in ('closed-form', 'heuristic')")" = True
+  # The document is re-read strictly (invariants and fingerprint) by the next tool.
+  expect_ok topo-gen -i "$T/net-$f.json" --no-provenance
+  check "$f: regenerating from the candidate gives the same network" \
+    test "$(jget "$T/out" "d['network']['fingerprint']")" = "$(jget "$T/net-$f.json" "d['network']['fingerprint']")"
+  expect_ok topo-gen -i "$T/enum-$f.json" --pick 0 --format dot
+  check "$f: DOT export, one edge line per link" \
+    test "$(grep -c -- '--' "$T/out")" = "$(jget "$T/net-$f.json" "len(d['network']['links'])")"
+done
+
+# Switched families: roles and ports on the switches, Tier 8/9/9+ only.
+check "fat-tree: switches have roles and ports" \
+  test "$(jget "$T/net-fat-tree.json" "sorted(set(v['role'] for v in d['network']['nodes'] if v['kind'] == 'switch'))")" = "['leaf', 'spine']"
+check "dragonfly: routers are rack switches" \
+  test "$(jget "$T/net-dragonfly.json" "set((v['role'], v['tier']) for v in d['network']['nodes'] if v['kind'] == 'switch')")" = "{('router', 8)}"
+
+# DOR is a torus routing: asked of a fat-tree it is infeasible (exit 4).
+expect_exit 4 "$T/net-fat-tree.json" topo-route --algorithm dor
+
+# --- the spec's rows through the tools --------------------------------------------------------
+expect_ok topo-enum --n-chip 64 --family dragonfly --scope inter-rack --where a=4,p=2,h=2 --all
+check "dragonfly 64, a=4 p=2 h=2: g=9 recommended, g=8 non-balanced" \
+  test "$(jget "$T/out" "sorted((c['family_attrs']['g'], c['status']) for c in d['candidates']['items'] if c['n_endpoint'] == 64)")" = "[(8, 'edge-case'), (9, 'recommended')]"
+expect_ok topo-enum --n-chip 97 --family hyperx --scope inter-rack
+check "hyperx 97: the single S=[97]" \
+  test "$(jget "$T/out" "[c['id'] for c in d['candidates']['items']]")" = "['hyperx:97-t1/c1']"
+expect_ok topo-enum --n-chip 64 --family single-switch --where n_endpoint=64
+check "single-switch 64 boards: no radix-too-large" \
+  test "$(jget "$T/out" "d['candidates']['items'][0]['warnings']")" = "[]"
+expect_ok topo-enum --n-chip 16 --family single-switch --intra-board-topo torus --where chips_per_board=4
+cp "$T/out" "$T/ss-torus.json"
+expect_ok topo-gen -i "$T/ss-torus.json" --no-provenance
+check "single-switch with 2x2 board tori: 16 chip links + 4 boards x 4 c2c links" \
+  test "$(jget "$T/out" "(len(d['network']['links']), sum(1 for l in d['network']['links'] if l['kind'] == 'c2c'))")" = "(32, 16)"
+
+# --- --family all, --sort-by, --where, --describe ---------------------------------------------
+expect_ok topo-enum --n-chip 64 --family all --scope inter-rack --no-provenance
+check "all: 50 of every family's candidates, recommended first" \
+  test "$(jget "$T/out" "(d['candidates']['returned'], d['candidates']['items'][0]['status'], d['candidates']['total'] > 400000)")" = "(50, 'recommended', True)"
+expect_ok topo-enum --n-chip 64 --family all --sort-by diameter --limit 3
+check "all by diameter: the full mesh (1 hop) first" \
+  test "$(jget "$T/out" "d['candidates']['items'][0]['family']")" = full-mesh
+expect_ok topo-enum --n-chip 64 --family torus --sort-by link_count:desc --limit 3
+expect_ok topo-enum --n-chip 1024 --family fat-tree --where k=32,layers=2 --all
+check "--where k=32,layers=2: only those" \
+  test "$(jget "$T/out" "all(c['family_attrs']['k'] == 32 and c['family_attrs']['layers'] == 2 for c in d['candidates']['items']) and d['candidates']['total'] == len(d['candidates']['items']) > 0")" = True
+expect_ok topo-enum --describe
+for f in $families; do check "--describe lists $f" grep -q "^$f\$" "$T/out"; done
+
+# --- bad inputs --------------------------------------------------------------------------------
+expect_exit 2 - topo-enum --n-chip 64 --family all --sort-by beauty
+expect_exit 2 - topo-enum --n-chip 64 --family all --sort-by diameter:up
+expect_exit 2 - topo-enum --n-chip 64 --family fat-tree --where k
+expect_exit 4 - topo-enum --n-chip 1024 --family dragonfly --all
+expect_exit 4 - topo-enum --n-chip 64 --family hypercube --intra-board-topo ring
+expect_exit 2 - topo-enum --n-chip 1 --family fat-tree
+expect_exit 2 - topo-enum --n-chip 64 --family fat-tree --chips-per-board-max 0
+expect_exit 2 - topo-enum --n-chip 64 --family fat-tree --scope galaxy
+# A candidate edited by hand into an infeasible one: input error (exit 3).
+python3 -c "import json; d=json.load(open('$T/enum-fat-tree.json')); d['candidates']['items'][0]['family_attrs']['k']=10; print(json.dumps(d))" >"$T/k10.json"
+expect_exit 3 "$T/k10.json" topo-gen --pick 0
+python3 -c "import json; d=json.load(open('$T/enum-hyperx.json')); d['candidates']['items'][0]['n_endpoint']*=2; print(json.dumps(d))" >"$T/hx.json"
+expect_exit 3 "$T/hx.json" topo-gen --pick 0
+python3 -c "import json; d=json.load(open('$T/enum-torus.json')); d['candidates']['items'][0]['family_attrs']['dimension_sizes']=[4,4,5]; print(json.dumps(d))" >"$T/t445.json"
+expect_exit 3 "$T/t445.json" topo-gen --pick 0
+# The context changed under a candidate: a one-chip board cannot take a full mesh (exit 4).
+topo-enum --n-chip 32 --family single-switch --where n_endpoint=32 >"$T/ss.json"
+python3 -c "import json; d=json.load(open('$T/ss.json')); d['context']['intra_board_topo']='full-mesh'; print(json.dumps(d))" >"$T/ss-fm.json"
+expect_exit 4 "$T/ss-fm.json" topo-gen --pick 0
+expect_exit 4 "$T/enum-fat-tree.json" topo-gen --pick 0 --twist
+
+finish
