@@ -64,6 +64,8 @@ std::string export_networkx(const Network& n, const Down& down) {
                      {"rack", v.rack},
                      {"pod", v.pod},
                      {"coord", v.coord},
+                     {"role", v.role},
+                     {"ports", v.ports},
                      {"failed", down.nodes[static_cast<std::size_t>(v.id)] != 0}});
   // networkx numbers the edges of each (unordered) pair 0, 1, ... in insertion order.
   std::map<std::pair<std::int64_t, std::int64_t>, int> next_key;
@@ -97,6 +99,8 @@ struct VProp {
   int tier = 0;
   long board = -1, rack = -1, pod = -1;
   std::string coord;
+  std::string role; // switches only ("" for chips)
+  long ports = 0;
   bool failed = false;
   std::string shape, color, style; // DOT only
 };
@@ -127,6 +131,8 @@ BGraph to_bgl(const Network& n, const Down& down) {
     p.rack = static_cast<long>(v.rack);
     p.pod = static_cast<long>(v.pod);
     p.coord = coord_string(v.coord);
+    p.role = v.role;
+    p.ports = static_cast<long>(v.ports);
     p.failed = down.nodes[static_cast<std::size_t>(v.id)] != 0;
     p.shape = v.kind == NodeKind::Chip ? "ellipse" : "box";
     p.color = p.failed ? "red" : "black";
@@ -160,6 +166,8 @@ void add_common_properties(boost::dynamic_properties& dp, BGraph& g, GraphAttrs&
   dp.property("rack", boost::get(&VProp::rack, g));
   dp.property("pod", boost::get(&VProp::pod, g));
   dp.property("coord", boost::get(&VProp::coord, g));
+  dp.property("role", boost::get(&VProp::role, g));
+  dp.property("ports", boost::get(&VProp::ports, g));
   dp.property("failed", boost::get(&VProp::failed, g));
   dp.property("link", boost::get(&EProp::id, g));
   dp.property("kind", boost::get(&EProp::kind, g));

@@ -5,13 +5,14 @@
 //             networkx 2.x..3.5; networkx >= 3.6 reads it with node_link_graph(d, edges="links")):
 //             {"directed": false, "multigraph": true,
 //              "graph": {"family", "n_chip", "fingerprint"},
-//              "nodes": [{"id", "kind", "tier", "board", "rack", "pod", "coord": [..], "failed"}],
+//              "nodes": [{"id", "kind", "tier", "board", "rack", "pod", "coord": [..], "role",
+//                         "ports", "failed"}],  (role "" and ports 0 for chips)
 //              "links": [{"source", "target", "key", "id", "kind", "dim", "dir",
 //                         "bandwidth_bytes_per_s", "latency_s", "failed"}]}
 //             key numbers the parallel links of a pair 0, 1, ... in link-id order.
 //   graphml   Boost.Graph's write_graphml: undirected, node n<i> is node i, parallel edges kept.
 //             graph data: family, n_chip, fingerprint; node data: id, kind, tier, board, rack, pod,
-//             coord ("x,y,z"), failed; edge data: link (the link id; edge e<k> is link k), kind,
+//             coord ("x,y,z"), role, ports, failed; edge data: link (the link id; edge e<k> is link k), kind,
 //             dim, dir, bandwidth_bytes_per_s, latency_s, failed (booleans as 1/0).
 //   dot       Boost.Graph's write_graphviz_dp: "graph G {", nodes named by id with the node data
 //             above (except id) plus shape (chip: ellipse, switch: box), color and style; one

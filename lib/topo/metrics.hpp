@@ -47,8 +47,8 @@ Cut cut_of(const Network& n, const std::vector<char>& side);
 Cut cut_with_switches(const Network& n, const std::vector<char>& chip_side);
 // An upper bound on the bisection: the best of several structural chip partitions (chips by
 // id, board-major, so half the boards, racks, groups; every board split in half; alternate
-// boards; plus `extra` partitions of the family's own), each scored with its switches on the
-// side of most of their chips, the best one then with its switches placed optimally.
+// boards; plus `extra` partitions of the family's own), each with its switches placed
+// optimally (max-flow).
 Cut heuristic_bisection(const Network& n, const std::vector<std::vector<char>>& extra = {});
 
 // Chips 0 .. floor(N/2)-1 on side 0, the rest on side 1 (board-major ids: half the boards).

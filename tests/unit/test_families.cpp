@@ -601,3 +601,39 @@ TEST_CASE("chip_radix gives multi-edges: chip_radix links per chip to its switch
   bad.nodes[16].ports += 1;
   CHECK(kind_of([&] { check_invariants(bad, ErrorKind::Input, "t"); }) == ErrorKind::Input);
 }
+
+TEST_CASE("every family at 16, 32, 64, 128 and 1024 chips: candidates generate and pass the "
+          "invariants",
+          "[families]") {
+  // The first 10 of each status-ordered list (the ones a user sees first) and, for the
+  // dragonflies' long lists, 10 more spread over the whole list by a filter on g.
+  std::int64_t built = 0;
+  for (const Family* f : topo::families())
+    for (std::int64_t n : {16, 32, 64, 128, 1024}) {
+      const Context ctx = ctx_of(n, Scope::InterRack);
+      std::vector<Candidate> cs = topo::enumerate(ctx, {f}, 10).items;
+      if (f->name() == "dragonfly" || f->name() == "dragonfly+") {
+        Where w = parse_where("g=3", "t");
+        auto more = topo::enumerate(ctx, {f}, 10, std::nullopt, &w).items;
+        cs.insert(cs.end(), more.begin(), more.end());
+      }
+      for (auto& c : cs) {
+        INFO(c.id);
+        Network net;
+        REQUIRE_NOTHROW(net = topo::generate(ctx, c, {}));
+        CHECK_NOTHROW(check_invariants(net, ErrorKind::Input, "t"));
+        CHECK(net.n_chip == n);
+        CHECK(static_cast<std::int64_t>(net.boards.size()) * c.derived_chips_per_board == n);
+        ++built;
+      }
+    }
+  CHECK(built > 300);
+}
+
+TEST_CASE("enumeration is deterministic", "[families]") {
+  for (std::int64_t n : {64, 1024}) {
+    auto a = topo::to_json(topo::enumerate(ctx_of(n, Scope::InterRack), topo::families(), 200));
+    auto b = topo::to_json(topo::enumerate(ctx_of(n, Scope::InterRack), topo::families(), 200));
+    CHECK(a.dump() == b.dump());
+  }
+}
