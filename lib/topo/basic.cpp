@@ -86,6 +86,12 @@ std::string BasicFamily::reference() const {
   return "";
 }
 
+std::string BasicFamily::parameters() const {
+  if (kind_ == BasicKind::SingleSwitch) return "boards: every divisor of n_chip";
+  return "boards: every divisor N >= 2 of n_chip (only N = n_chip with intra_board_topo none: "
+         "the rails of several-chip boards never meet)";
+}
+
 const std::vector<std::string>& BasicFamily::warning_names() const {
   static const std::vector<std::string> ring = {"high-diameter"};
   static const std::vector<std::string> mesh = {"link-explosion"};

@@ -99,6 +99,30 @@ std::string DragonflyFamily::reference() const {
                : "topology-generation-spec v1.3.1 §Dragonfly; Kim et al., ISCA 2008";
 }
 
+std::string DragonflyFamily::parameters() const {
+  // Built piece by piece: GCC 12 warns (-Wrestrict) on long chains of string concatenation.
+  std::string s = "p in [";
+  s += std::to_string(kPMin);
+  s += ", ";
+  s += std::to_string(kPMax);
+  s += "]; a in [";
+  s += std::to_string(kAMin);
+  s += ", ";
+  s += std::to_string(kAMax);
+  s += "]; ";
+  if (plus_) {
+    s += "s in [";
+    s += std::to_string(kSMin);
+    s += ", ";
+    s += std::to_string(kSMax);
+    s += "], s | a; g in [2, s(s-1) + 1]";
+  } else {
+    s += "h in [1, a]; g in [2, a h + 1]";
+  }
+  s += "; boards: every divisor N of n_chip with g <= N <= g a p, spread evenly over the groups";
+  return s;
+}
+
 const std::vector<std::string>& DragonflyFamily::warning_names() const {
   static const std::vector<std::string> df = {"degenerate", "non-balanced-global-link",
                                               "low-utilization", "radix-too-large"};

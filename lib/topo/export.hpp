@@ -12,8 +12,8 @@
 //             key numbers the parallel links of a pair 0, 1, ... in link-id order.
 //   graphml   Boost.Graph's write_graphml: undirected, node n<i> is node i, parallel edges kept.
 //             graph data: family, n_chip, fingerprint; node data: id, kind, tier, board, rack, pod,
-//             coord ("x,y,z"), role, ports, failed; edge data: link (the link id; edge e<k> is link k), kind,
-//             dim, dir, bandwidth_bytes_per_s, latency_s, failed (booleans as 1/0).
+//             coord ("x,y,z"), role, ports, failed; edge data: link (the link id; edge e<k> is link
+//             k), kind, dim, dir, bandwidth_bytes_per_s, latency_s, failed (booleans as 1/0).
 //   dot       Boost.Graph's write_graphviz_dp: "graph G {", nodes named by id with the node data
 //             above (except id) plus shape (chip: ellipse, switch: box), color and style; one
 //             "a--b" line per link, in link-id order, with the edge data above plus color and

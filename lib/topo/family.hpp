@@ -62,6 +62,8 @@ public:
   virtual std::string reference() const = 0;
   virtual std::vector<Scope> scopes() const = 0;
   virtual Leaf leaf() const = 0;
+  // The parameter space the family enumerates, with its ranges (for --describe).
+  virtual std::string parameters() const = 0;
   // The family's own usability warnings, in the order a candidate lists them.
   virtual const std::vector<std::string>& warning_names() const = 0;
   // Every parameter set that meets the correctness constraints, as runs in the family's

@@ -78,6 +78,13 @@ json attrs_of(const Context& ctx, const Params& q) {
 
 } // namespace
 
+std::string FatTreeFamily::parameters() const {
+  return "layers in {2, 3}; k in [" + std::to_string(kKMin) + ", " + std::to_string(kKMax) +
+         "] even; osr in {1, 2, 3} with d (osr + 1) = k osr integral, u = k - d; boards: every "
+         "divisor N of n_chip with d | N and 2 <= N/d <= k (2 layers) or d^2 | N and "
+         "2 <= N/d^2 <= k (3 layers)";
+}
+
 const std::vector<std::string>& FatTreeFamily::warning_names() const {
   static const std::vector<std::string> names = {"over-engineered", "aggressive-oversubscription",
                                                  "low-utilization", "radix-too-large"};

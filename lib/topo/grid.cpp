@@ -86,6 +86,11 @@ std::string grid_candidate_id(const std::string& family, const GridParams& p) {
   return family + ":" + join_sizes(p.dimension_sizes) + "/b" + join_sizes(p.board_shape);
 }
 
+std::string grid_parameters() {
+  return "D in {2, 3}; S: every ordered factorisation of n_chip into D sizes >= 2; board_shape: "
+         "every B with B_d | S_d and max(B) <= 2 min(B) unless all ones";
+}
+
 const std::vector<std::string>& grid_warning_names() {
   static const std::vector<std::string> names = {"asymmetric", "degenerate-dimension"};
   return names;

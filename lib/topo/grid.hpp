@@ -32,6 +32,9 @@ std::string join_sizes(const std::vector<int>& v);
 // "FAMILY:4x4x4/b2x2x2".
 std::string grid_candidate_id(const std::string& family, const GridParams& p);
 
+// The parameter space of the coordinate families, for --describe.
+std::string grid_parameters();
+
 // The warnings of the coordinate families, in order: asymmetric (max S / min S > 4),
 // degenerate-dimension (min S = 2).
 const std::vector<std::string>& grid_warning_names();

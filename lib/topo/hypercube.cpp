@@ -15,6 +15,10 @@ int dimensions_of(std::int64_t chips) {
 }
 } // namespace
 
+std::string HypercubeFamily::parameters() const {
+  return "n in [1, " + std::to_string(kMaxDimensions) + "] with n_chip = 2^n; one chip per board";
+}
+
 const std::vector<std::string>& HypercubeFamily::warning_names() const {
   static const std::vector<std::string> names = {"research-only", "high-dimension"};
   return names;

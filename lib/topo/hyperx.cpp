@@ -82,6 +82,11 @@ Estimate closed_form(const Context& ctx, const Params& p, std::int64_t E) {
 
 } // namespace
 
+std::string HyperXFamily::parameters() const {
+  return "L in [1, " + std::to_string(kMaxL) + "]; T in [1, " + std::to_string(kMaxT) +
+         "]; S non-decreasing, S_i >= 2; boards: N = T prod(S), every such N dividing n_chip";
+}
+
 const std::vector<std::string>& HyperXFamily::warning_names() const {
   static const std::vector<std::string> names = {"high-dimension", "asymmetric",
                                                  "degenerate-to-single-switch", "radix-too-large"};

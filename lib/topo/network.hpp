@@ -124,7 +124,7 @@ struct Faults {
 };
 
 json to_json(const Metrics& m);
-json to_json(const Network& n); // topo/network_json.hpp writes the same text faster
+json to_json(const Network& n);      // topo/network_json.hpp writes the same text faster
 Network parse_network(ObjReader& r); // strict; recomputes and checks the fingerprint later
 json to_json(const Faults& f, const Network& n);
 Faults parse_faults(ObjReader& r, const Network* n);

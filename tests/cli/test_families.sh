@@ -67,6 +67,12 @@ check "--where k=32,layers=2: only those" \
   test "$(jget "$T/out" "all(c['family_attrs']['k'] == 32 and c['family_attrs']['layers'] == 2 for c in d['candidates']['items']) and d['candidates']['total'] == len(d['candidates']['items']) > 0")" = True
 expect_ok topo-enum --describe
 for f in $families; do check "--describe lists $f" grep -q "^$f\$" "$T/out"; done
+check "--describe gives the parameter ranges" grep -q "k in \[4, 64\] even" "$T/out"
+
+# Enumeration is deterministic: the same command twice, byte for byte.
+topo-enum --n-chip 1024 --family all --scope inter-rack --limit 200 >"$T/a.json"
+topo-enum --n-chip 1024 --family all --scope inter-rack --limit 200 >"$T/b.json"
+check "byte-identical enumeration" cmp -s "$T/a.json" "$T/b.json"
 
 # --- bad inputs --------------------------------------------------------------------------------
 expect_exit 2 - topo-enum --n-chip 64 --family all --sort-by beauty
@@ -77,6 +83,13 @@ expect_exit 4 - topo-enum --n-chip 64 --family hypercube --intra-board-topo ring
 expect_exit 2 - topo-enum --n-chip 1 --family fat-tree
 expect_exit 2 - topo-enum --n-chip 64 --family fat-tree --chips-per-board-max 0
 expect_exit 2 - topo-enum --n-chip 64 --family fat-tree --scope galaxy
+# The same through a context file: input errors (exit 3).
+for bad in '"n_chip": 1' '"n_chip": 64, "chip_radix": 0' '"n_chip": 64, "chips_per_board_max": 0' '"n_chip": 64, "intra_board_topo": "cube"'; do
+  echo "{$bad, \"scope\": \"intra-rack\"}" >"$T/ctx-bad.json"
+  expect_exit 3 - topo-enum --context "$T/ctx-bad.json" --family fat-tree
+done
+echo '{"n_chip": 64, "scope": "everywhere"}' >"$T/ctx-scope.json"
+expect_exit 3 - topo-enum --context "$T/ctx-scope.json" --family fat-tree
 # A candidate edited by hand into an infeasible one: input error (exit 3).
 python3 -c "import json; d=json.load(open('$T/enum-fat-tree.json')); d['candidates']['items'][0]['family_attrs']['k']=10; print(json.dumps(d))" >"$T/k10.json"
 expect_exit 3 "$T/k10.json" topo-gen --pick 0

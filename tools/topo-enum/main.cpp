@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
             std::string warns;
             for (auto& w : f->warning_names()) warns += (warns.empty() ? "" : ", ") + w;
             out += f->name() + "\n  " + f->summary() + "\n  reference: " + f->reference() +
-                   "\n  endpoints: " +
+                   "\n  parameters: " + f->parameters() + "\n  endpoints: " +
                    (f->leaf() == topo::Leaf::Chip ? "chips (Tier 6)" : "boards (Tier 7)") +
                    "\n  scopes: " + scopes + "\n  warnings: " + warns +
                    " (and for every family: non-standard-scope, dense-pcb-impractical)\n";
