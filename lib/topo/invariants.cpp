@@ -1,7 +1,6 @@
 #include "topo/invariants.hpp"
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/connected_components.hpp>
+#include <boost/pending/disjoint_sets.hpp>
 #include <map>
 #include <tuple>
 
@@ -130,12 +129,14 @@ void check_invariants(const Network& n, ErrorKind kind, const std::string& where
     if (degree[static_cast<std::size_t>(c)] == 0 && V > 1)
       bad("chip " + std::to_string(c) + " has no link");
 
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-  Graph g(static_cast<std::size_t>(V));
+  // Connectivity: Boost's disjoint sets over the links (no graph to build).
+  std::vector<std::size_t> rank(static_cast<std::size_t>(V)), parent(static_cast<std::size_t>(V));
+  boost::disjoint_sets<std::size_t*, std::size_t*> sets(rank.data(), parent.data());
+  for (std::size_t v = 0; v < static_cast<std::size_t>(V); ++v) sets.make_set(v);
   for (const Link& l : n.links)
-    boost::add_edge(static_cast<std::size_t>(l.a), static_cast<std::size_t>(l.b), g);
-  std::vector<int> comp(static_cast<std::size_t>(V));
-  int ncomp = V == 0 ? 0 : boost::connected_components(g, comp.data());
+    sets.union_set(static_cast<std::size_t>(l.a), static_cast<std::size_t>(l.b));
+  std::size_t ncomp = 0;
+  for (std::size_t v = 0; v < static_cast<std::size_t>(V); ++v) ncomp += sets.find_set(v) == v;
   if (ncomp > 1) bad("the network is not connected (" + std::to_string(ncomp) + " components)");
 }
 

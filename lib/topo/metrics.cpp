@@ -280,6 +280,8 @@ Cut heuristic_bisection(const Network& n, const std::vector<std::vector<char>>& 
   // Every partition with its switches placed optimally (a max-flow each): scoring them with
   // a cheaper placement first loses the best cut on dragonflies (the tests compare with brute
   // force).
+  std::sort(parts.begin(), parts.end());
+  parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
   PartitionCutter cutter(n);
   Cut best;
   best.links = INT64_MAX;
