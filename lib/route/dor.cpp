@@ -61,4 +61,44 @@ void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) cons
   }
 }
 
+MeshDorRouting::MeshDorRouting(const topo::Network& n, std::vector<int> dimension_order)
+    : geo_(topo::MeshGeometry::of(n, "DOR")), order_(std::move(dimension_order)),
+      dims_(geo_.dims()) {
+  if (static_cast<int>(order_.size()) != dims_)
+    fail_runtime("DOR", "dimension_order has the wrong length for this mesh");
+  const auto count = static_cast<std::size_t>(geo_.count());
+  coords_.resize(count * static_cast<std::size_t>(dims_));
+  out_.resize(count * static_cast<std::size_t>(dims_) * 2);
+  for (std::int64_t c = 0; c < geo_.count(); ++c)
+    for (int d = 0; d < dims_; ++d) {
+      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) +
+                      static_cast<std::size_t>(d);
+      coords_[i] = geo_.coord(c, d);
+      out_[2 * i] = geo_.channel(c, d, -1);
+      out_[2 * i + 1] = geo_.channel(c, d, +1);
+    }
+}
+
+std::vector<Choice> MeshDorRouting::route(const PacketState& p) const {
+  std::vector<Choice> out;
+  route_into(p, out);
+  return out;
+}
+
+void MeshDorRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
+  out.clear();
+  if (p.node == p.dst) return;
+  const auto D = static_cast<std::size_t>(dims_);
+  const int* here = &coords_[static_cast<std::size_t>(p.node) * D];
+  const int* there = &coords_[static_cast<std::size_t>(p.dst) * D];
+  for (int d : order_) {
+    if (here[d] == there[d]) continue;
+    const bool plus = there[d] > here[d];
+    out.push_back({out_[(static_cast<std::size_t>(p.node) * D + static_cast<std::size_t>(d)) * 2 +
+                        (plus ? 1 : 0)],
+                   0, 0});
+    return;
+  }
+}
+
 } // namespace icnkit::route

@@ -2,6 +2,7 @@
 // (shared/reference/algorithms.md §7; seeds/dimension-order-routing).
 #pragma once
 #include "route/routing.hpp"
+#include "topo/mesh.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <cstdint>
@@ -51,6 +52,26 @@ private:
   int dims_;
   std::vector<int> coords_;       // chip * dims + d
   std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0): the channel to leave on
+};
+
+// DOR on a mesh: the same dimension order, each dimension straight toward the destination
+// (there is no wrap-around, so no tie and no dateline: one VC, and the channel-dependency graph
+// of dimension-ordered mesh routes is acyclic). Does not route around faults.
+class MeshDorRouting : public RoutingFunction {
+public:
+  MeshDorRouting(const topo::Network& n, std::vector<int> dimension_order);
+
+  int vc_count() const override { return 1; }
+  bool source_independent() const override { return true; }
+  std::vector<Choice> route(const PacketState& p) const override;
+  void route_into(const PacketState& p, std::vector<Choice>& out) const override;
+
+private:
+  topo::MeshGeometry geo_;
+  std::vector<int> order_;
+  int dims_;
+  std::vector<int> coords_;       // chip * dims + d
+  std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0): the channel, or -1
 };
 
 } // namespace icnkit::route

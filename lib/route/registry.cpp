@@ -1,6 +1,8 @@
 #include "route/registry.hpp"
 
+#include "route/dmodk.hpp"
 #include "route/dor.hpp"
+#include "route/minimal.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
@@ -8,31 +10,33 @@
 namespace icnkit::route {
 namespace {
 
-// DOR's parameters: JSON -> DorOptions, checked against the torus it will route.
+// DOR's parameters: JSON -> DorOptions, checked against the torus or mesh it will route.
 Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
                 const ParamErrors& err) {
   const Algorithm& self = *find_algorithm("dor");
   // The family check comes first: asking DOR of a fat-tree is infeasible whatever the options.
-  const topo::TorusGeometry g = topo::TorusGeometry::of(n, "DOR");
-  const int D = g.dims();
+  const bool mesh = n.family == "mesh";
+  const int D =
+      mesh ? topo::MeshGeometry::of(n, "DOR").dims() : topo::TorusGeometry::of(n, "DOR").dims();
   DorOptions o;
   const json& order = params.at("dimension_order");
   if (order.is_null()) {
     for (int d = 0; d < D; ++d) o.dimension_order.push_back(d);
   } else {
     std::vector<int> seen(static_cast<std::size_t>(D), 0);
+    const std::string what = std::string(mesh ? "mesh" : "torus");
     for (const json& v : order) {
       std::int64_t d = v.get<std::int64_t>();
       if (d < 0 || d >= D || seen[static_cast<std::size_t>(d)]++)
         err.fail(*self.param("dimension_order"), "must be a permutation of 0.." +
                                                      std::to_string(D - 1) + " for this " +
-                                                     std::to_string(D) + "-dimensional torus");
+                                                     std::to_string(D) + "-dimensional " + what);
       o.dimension_order.push_back(static_cast<int>(d));
     }
     if (static_cast<int>(o.dimension_order.size()) != D)
       err.fail(*self.param("dimension_order"), "must be a permutation of 0.." +
                                                    std::to_string(D - 1) + " for this " +
-                                                   std::to_string(D) + "-dimensional torus");
+                                                   std::to_string(D) + "-dimensional " + what);
   }
   const std::string tie = params.at("tie").get<std::string>();
   if (tie == "parity")
@@ -41,9 +45,25 @@ Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
     o.tie = Tie::Plus;
   else
     err.fail(*self.param("tie"), "must be parity or plus");
-  o.dateline = params.at("dateline").get<bool>();
+  // A mesh has no wrap-around: no tie to break and no dateline (one VC).
+  o.dateline = !mesh && params.at("dateline").get<bool>();
   json canonical = {{"dimension_order", o.dimension_order}, {"tie", tie}, {"dateline", o.dateline}};
+  if (mesh) return Built{std::make_unique<MeshDorRouting>(n, o.dimension_order), canonical};
   return Built{std::make_unique<DorRouting>(n, o), canonical};
+}
+
+Built build_minimal(const json& params, const topo::Network& n, const topo::Faults& f,
+                    const ParamErrors&) {
+  MinimalOptions o;
+  o.ecmp = params.at("paths").get<std::string>() == "ecmp";
+  o.hop_vcs = params.at("vc_scheme").get<std::string>() == "hops";
+  json canonical = {{"paths", o.ecmp ? "ecmp" : "first"},
+                    {"vc_scheme", o.hop_vcs ? "hops" : "none"}};
+  return Built{std::make_unique<MinimalRouting>(n, f, o), canonical};
+}
+
+Built build_dmodk(const json&, const topo::Network& n, const topo::Faults&, const ParamErrors&) {
+  return Built{std::make_unique<DmodkRouting>(n), json::object()};
 }
 
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
@@ -61,7 +81,7 @@ const ParamSpec* Algorithm::param(const std::string& n) const {
 }
 
 const std::vector<Algorithm>& algorithms() {
-  // The one list. Later issues add wfr, fthoe, odd-even, dmodk and minimal here.
+  // The one list.
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v;
     Algorithm dor;
@@ -105,6 +125,50 @@ const std::vector<Algorithm>& algorithms() {
     };
     dor.build = build_dor;
     v.push_back(std::move(dor));
+
+    Algorithm minimal;
+    minimal.name = "minimal";
+    minimal.summary =
+        "Shortest-path routing on any network, around faults: every live next hop one step closer "
+        "to the destination (ECMP, adaptive) or the first of them; only switches forward where "
+        "there are switches. Hop-count VC classes (hop k on VC k) make it deadlock-free on any "
+        "graph.";
+    minimal.reference = "Gunther, Prevention of Deadlocks in Packet-Switched Data Transport "
+                        "Systems, IEEE Trans. Commun. 1981 (hop-count VC classes)";
+    minimal.params = {
+        {"paths",
+         "--paths",
+         ParamType::Choice,
+         "which minimal next hops are permitted: ecmp = all, in channel order (adaptive); first = "
+         "the first (deterministic)",
+         json("ecmp"),
+         "ecmp",
+         {"ecmp", "first"},
+         "ecmp, first"},
+        {"vc_scheme",
+         "--vc-scheme",
+         ParamType::Choice,
+         "VC classes: hops = the k-th hop on VC k (as many classes as the longest minimal path; "
+         "deadlock-free); none = one VC (the checker says whether it deadlocks)",
+         json("hops"),
+         "hops",
+         {"hops", "none"},
+         "hops, none"},
+    };
+    minimal.build = build_minimal;
+    v.push_back(std::move(minimal));
+
+    Algorithm dmodk;
+    dmodk.name = "dmodk";
+    dmodk.summary =
+        "D-mod-k on PGFT fat-trees: up-port floor(D / prod w p) mod (w p) of the level, down "
+        "the unique way to D; deterministic, one VC, contention-free for shift permutations on "
+        "full-bisection trees. Does not route around faults.";
+    dmodk.reference = "Zahavi, D-Mod-K Routing Providing Non-Blocking Traffic for Shift "
+                      "Permutations on Real Life Fat Trees, CCIT 776, Technion 2010; SimGrid "
+                      "FatTreeZone";
+    dmodk.build = build_dmodk;
+    v.push_back(std::move(dmodk));
     return v;
   }();
   return list;

@@ -98,7 +98,7 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
 
 int main(int argc, char** argv) {
   std::string algorithm = "dor";
-  std::string dim_order, tie;
+  std::string dim_order, tie, paths, vc_scheme;
   bool no_dateline = false, describe = false;
   std::vector<std::string> path;
   std::string algo_help = "Routing algorithm (" + route::algorithm_names() + "; see --describe)";
@@ -124,6 +124,10 @@ int main(int argc, char** argv) {
         app.add_option("--tie", tie, route::param_help("tie"))
             ->check(CLI::IsMember(route::param_choices("tie")));
         app.add_flag("--no-dateline", no_dateline, route::param_help("dateline"));
+        app.add_option("--paths", paths, route::param_help("paths"))
+            ->check(CLI::IsMember(route::param_choices("paths")));
+        app.add_option("--vc-scheme", vc_scheme, route::param_help("vc_scheme"))
+            ->check(CLI::IsMember(route::param_choices("vc_scheme")));
         app.add_option("--path", path,
                        "Print the path from SRC to DST (chip ids or '(x,y,z)') and stop")
             ->expected(2)
@@ -151,6 +155,8 @@ int main(int argc, char** argv) {
         }
         if (!tie.empty()) given["tie"] = tie;
         if (no_dateline) given["dateline"] = false;
+        if (!paths.empty()) given["paths"] = paths;
+        if (!vc_scheme.empty()) given["vc_scheme"] = vc_scheme;
         json params = route::complete_params(a, given, cli);
 
         Document d = tool::load(c);

@@ -1,0 +1,68 @@
+// Minimal (shortest-path) routing for any network, fault-aware: the next hops of a packet are
+// the live channels that bring it one hop closer to its destination over the live links
+// (failed links and chips removed). With ECMP every such channel is permitted, in channel-id
+// order (adaptive); otherwise only the first (deterministic).
+//
+// Transit: in a network with switches only switches forward (a chip is a source or a sink, as
+// a NIC is); in a switchless network (torus, mesh, hypercube, ring, full-mesh) chips forward.
+//
+// VC classes: `hops` puts the k-th hop of a packet on VC k, so every dependency goes from a
+// lower to a higher class and the channel-dependency graph is acyclic whatever the topology
+// (Gunther 1981; the classic scheme for dragonflies and faulty graphs); it needs as many
+// classes as the longest minimal path. `none` uses one VC class: deadlock-free on trees and
+// meshes-like graphs only, which the checker decides (it finds the cycle on a torus).
+#pragma once
+#include "route/adjacency.hpp"
+#include "route/routing.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace icnkit::route {
+
+struct MinimalOptions {
+  bool ecmp = true;
+  bool hop_vcs = true;
+};
+
+// Distance tables above this many entries (nodes x chips, one byte each) are refused.
+inline constexpr std::int64_t kMaxMinimalTable = std::int64_t{1} << 28;
+
+class MinimalRouting : public RoutingFunction {
+public:
+  // Error(Infeasible) when the table would be too large or a path longer than 254 hops.
+  MinimalRouting(const topo::Network& n, const topo::Faults& f, MinimalOptions o);
+
+  int vc_count() const override { return opt_.hop_vcs ? std::max(1, longest_) : 1; }
+  bool source_independent() const override { return true; }
+  std::vector<Choice> route(const PacketState& p) const override;
+  void route_into(const PacketState& p, std::vector<Choice>& out) const override;
+
+  // Hops from node v to chip dst over the live network; -1 when unreachable.
+  int distance(std::int64_t v, std::int64_t dst) const {
+    std::uint8_t d = dist_[static_cast<std::size_t>(dst) * V_ + static_cast<std::size_t>(v)];
+    return d == kUnreachable ? -1 : d;
+  }
+
+private:
+  static constexpr std::uint8_t kUnreachable = 255;
+  const topo::Network& n_;
+  MinimalOptions opt_;
+  Adjacency adj_;
+  std::size_t V_;
+  bool transit_;                   // chips forward (a switchless network)
+  std::vector<std::uint8_t> dist_; // dst * V + v
+  std::vector<char> usable_;       // per channel: its link and its far node are up
+  int longest_ = 0;                // the longest minimal path between live chips
+};
+
+// Whether chips forward traffic in this network (it has no switches).
+bool chips_transit(const topo::Network& n);
+// Hops from every node to chip `dst` over the links not down and the nodes not down, with the
+// transit rule above (BFS from dst); -1 where unreachable. `down_links` / `down_nodes` may be
+// empty (nothing down). Used for the minimal tables and, fault-free, for path stretch.
+void distances_to(const topo::Network& n, const Adjacency& adj, std::int64_t dst,
+                  const std::vector<char>& down_links, const std::vector<char>& down_nodes,
+                  std::vector<std::int32_t>& dist);
+
+} // namespace icnkit::route
