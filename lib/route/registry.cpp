@@ -3,6 +3,7 @@
 #include "route/dmodk.hpp"
 #include "route/dor.hpp"
 #include "route/minimal.hpp"
+#include "route/wfr.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
@@ -50,6 +51,19 @@ Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
   json canonical = {{"dimension_order", o.dimension_order}, {"tie", tie}, {"dateline", o.dateline}};
   if (mesh) return Built{std::make_unique<MeshDorRouting>(n, o.dimension_order), canonical};
   return Built{std::make_unique<DorRouting>(n, o), canonical};
+}
+
+Built build_wfr(const json& params, const topo::Network& n, const topo::Faults& f,
+                const ParamErrors& err) {
+  if (n.family != "torus")
+    fail_infeasible("/network/family", "WFR routes tori; this network is a " + n.family);
+  json dor_params = params;
+  dor_params["dateline"] = true;
+  Built dor = build_dor(dor_params, n, f, err);
+  auto* d = static_cast<DorRouting*>(dor.fn.get());
+  json canonical = {{"dimension_order", d->options().dimension_order},
+                    {"tie", params.at("tie").get<std::string>()}};
+  return Built{std::make_unique<WfrRouting>(n, f, d->options()), canonical};
 }
 
 Built build_minimal(const json& params, const topo::Network& n, const topo::Faults& f,
@@ -125,6 +139,20 @@ const std::vector<Algorithm>& algorithms() {
     };
     dor.build = build_dor;
     v.push_back(std::move(dor));
+
+    Algorithm wfr;
+    wfr.name = "wfr";
+    wfr.summary =
+        "TPU v4 wild-first routing on a torus with faults: DOR, except that a packet whose DOR "
+        "path crosses a failed link takes one wild hop in the next dimension before the faulty "
+        "one (on its own VC class), or the long way round when the last dimension is faulty; "
+        "re-evaluated at every hop, so several faults are handled in turn.";
+    wfr.reference = "Zu et al., Resiliency at Scale: Managing Google's TPUv4 ML Supercomputer, "
+                    "NSDI 2024; as reimplemented by Qin et al., MICRO 2025 (artifact "
+                    "outportComputeSANDWICH)";
+    wfr.params = {v[0].params[0], v[0].params[1]}; // DOR's dimension_order and tie
+    wfr.build = build_wfr;
+    v.push_back(std::move(wfr));
 
     Algorithm minimal;
     minimal.name = "minimal";
