@@ -2,6 +2,7 @@
 
 #include "route/dmodk.hpp"
 #include "route/dor.hpp"
+#include "route/hoe.hpp"
 #include "route/minimal.hpp"
 #include "route/wfr.hpp"
 #include "topo/torus_geometry.hpp"
@@ -64,6 +65,14 @@ Built build_wfr(const json& params, const topo::Network& n, const topo::Faults& 
   json canonical = {{"dimension_order", d->options().dimension_order},
                     {"tie", params.at("tie").get<std::string>()}};
   return Built{std::make_unique<WfrRouting>(n, f, d->options()), canonical};
+}
+
+Built build_odd_even(const json&, const topo::Network& n, const topo::Faults&, const ParamErrors&) {
+  return Built{std::make_unique<OddEvenRouting>(n), json::object()};
+}
+
+Built build_fthoe(const json&, const topo::Network& n, const topo::Faults& f, const ParamErrors&) {
+  return Built{std::make_unique<FthoeRouting>(n, f), json::object()};
 }
 
 Built build_minimal(const json& params, const topo::Network& n, const topo::Faults& f,
@@ -153,6 +162,29 @@ const std::vector<Algorithm>& algorithms() {
     wfr.params = {v[0].params[0], v[0].params[1]}; // DOR's dimension_order and tie
     wfr.build = build_wfr;
     v.push_back(std::move(wfr));
+
+    Algorithm odd_even;
+    odd_even.name = "odd-even";
+    odd_even.summary = "Chiu's odd-even turn model on 2-D meshes: minimal adaptive routing "
+                       "without virtual channels (no EN/ES turn in even columns, no NW/SW turn "
+                       "in odd columns).";
+    odd_even.reference = "G.-M. Chiu, The Odd-Even Turn Model for Adaptive Routing, IEEE TPDS "
+                         "11(7), 2000";
+    odd_even.build = build_odd_even;
+    v.push_back(std::move(odd_even));
+
+    Algorithm fthoe;
+    fthoe.name = "fthoe";
+    fthoe.summary =
+        "FTHOE on 2-D meshes: the Hamiltonian odd-even turn model (snake labels, routes that "
+        "lower the label and then raise it) with the 4-bit local fault vector; minimal ports "
+        "first, then a detour, always on HOE-legal turns toward a state from which a legal "
+        "route exists; one VC.";
+    fthoe.reference = "FTHOE: a Hamiltonian-driven fault-tolerant routing algorithm for "
+                      "wafer-scale interconnection networks, FITEE 27(3), 2026; fault fallback "
+                      "as proposed in algorithms.md §8";
+    fthoe.build = build_fthoe;
+    v.push_back(std::move(fthoe));
 
     Algorithm minimal;
     minimal.name = "minimal";
