@@ -16,11 +16,14 @@ public:
     for (std::size_t v = 0; v + 1 < start_.size(); ++v) start_[v + 1] += start_[v];
     channels_.resize(static_cast<std::size_t>(start_.back()));
     std::vector<std::int64_t> fill(start_.begin(), start_.end() - 1);
+    neighbours_.resize(channels_.size());
     for (const topo::Link& l : n.links) {
-      channels_[static_cast<std::size_t>(fill[static_cast<std::size_t>(l.a)]++)] =
-          topo::channel_of(l.id, true);
-      channels_[static_cast<std::size_t>(fill[static_cast<std::size_t>(l.b)]++)] =
-          topo::channel_of(l.id, false);
+      const auto ia = static_cast<std::size_t>(fill[static_cast<std::size_t>(l.a)]++);
+      const auto ib = static_cast<std::size_t>(fill[static_cast<std::size_t>(l.b)]++);
+      channels_[ia] = topo::channel_of(l.id, true);
+      neighbours_[ia] = static_cast<std::int32_t>(l.b);
+      channels_[ib] = topo::channel_of(l.id, false);
+      neighbours_[ib] = static_cast<std::int32_t>(l.a);
     }
   }
   // The channels leaving node v: [begin, end).
@@ -31,9 +34,15 @@ public:
     return channels_.data() + start_[static_cast<std::size_t>(v) + 1];
   }
 
+  // The far node of each of those channels (same order).
+  const std::int32_t* neighbours(std::int64_t v) const {
+    return neighbours_.data() + start_[static_cast<std::size_t>(v)];
+  }
+
 private:
   std::vector<std::int64_t> start_;
   std::vector<std::int64_t> channels_;
+  std::vector<std::int32_t> neighbours_;
 };
 
 } // namespace icnkit::route

@@ -14,24 +14,31 @@ void distances_to(const topo::Network& n, const Adjacency& adj, std::int64_t dst
                   const std::vector<char>& down_links, const std::vector<char>& down_nodes,
                   std::vector<std::int32_t>& dist) {
   const bool transit = chips_transit(n);
+  const bool faulty = !down_links.empty() || !down_nodes.empty();
   dist.assign(n.nodes.size(), -1);
   if (!down_nodes.empty() && down_nodes[static_cast<std::size_t>(dst)]) return;
-  std::vector<std::int64_t> queue;
-  queue.reserve(n.nodes.size());
+  thread_local std::vector<std::int32_t> queue;
+  queue.resize(n.nodes.size());
+  std::size_t tail = 0;
   dist[static_cast<std::size_t>(dst)] = 0;
-  queue.push_back(dst);
-  for (std::size_t head = 0; head < queue.size(); ++head) {
+  queue[tail++] = static_cast<std::int32_t>(dst);
+  for (std::size_t head = 0; head < tail; ++head) {
     const std::int64_t u = queue[head];
     // Only the destination and transit nodes pass distances on.
     if (u != dst && u < n.n_chip && !transit) continue;
-    for (const std::int64_t* c = adj.begin(u); c != adj.end(u); ++c) {
-      if (!down_links.empty() && down_links[static_cast<std::size_t>(topo::link_of_channel(*c))])
-        continue;
-      const std::int64_t v = n.channel_dst(*c);
-      if (dist[static_cast<std::size_t>(v)] >= 0) continue;
-      if (!down_nodes.empty() && down_nodes[static_cast<std::size_t>(v)]) continue;
-      dist[static_cast<std::size_t>(v)] = dist[static_cast<std::size_t>(u)] + 1;
-      queue.push_back(v);
+    const std::int32_t du = dist[static_cast<std::size_t>(u)] + 1;
+    const std::int64_t* c = adj.begin(u);
+    const std::int32_t* w = adj.neighbours(u);
+    for (const std::int64_t* end = adj.end(u); c != end; ++c, ++w) {
+      const auto v = static_cast<std::size_t>(*w);
+      if (dist[v] >= 0) continue;
+      if (faulty) {
+        if (!down_links.empty() && down_links[static_cast<std::size_t>(topo::link_of_channel(*c))])
+          continue;
+        if (!down_nodes.empty() && down_nodes[v]) continue;
+      }
+      dist[v] = du;
+      queue[tail++] = *w;
     }
   }
 }

@@ -31,8 +31,31 @@ json to_json(const RoutingSection& s) {
         {"pairs", v.pairs},
         {"unreachable_pairs", v.unreachable_pairs},
         {"unreachable", unreachable},
-        {"hops", {{"mean", v.hops.mean}, {"max", v.hops.max}, {"histogram", v.hops.histogram}}},
+        {"hops",
+         {{"mean", v.hops.mean},
+          {"max", v.hops.max},
+          {"histogram", v.hops.histogram},
+          {"stretch_mean", v.hops.stretch_mean},
+          {"stretch_max", v.hops.stretch_max},
+          {"non_minimal_pairs", v.hops.non_minimal_pairs}}},
     };
+    if (v.load)
+      j["verification"]["load"] = {{"max", v.load->max},
+                                   {"mean", v.load->mean},
+                                   {"max_link", v.load->max_link},
+                                   {"max_from", v.load->max_from},
+                                   {"max_to", v.load->max_to},
+                                   {"throughput_bound", v.load->throughput_bound},
+                                   {"split_exact", v.load->split_exact}};
+  }
+  if (s.emitted) {
+    if (!s.emitted->tables.empty()) j["tables"] = s.emitted->tables;
+    if (!s.emitted->paths.empty()) {
+      json paths = json::array();
+      for (auto& p : s.emitted->paths)
+        paths.push_back({{"src", p.src}, {"dst", p.dst}, {"channels", p.channels}, {"vcs", p.vcs}});
+      j["paths"] = paths;
+    }
   }
   j["network_fingerprint"] = s.network_fingerprint;
   return j;
@@ -88,7 +111,22 @@ Verification parse_verification(ObjReader& r) {
     v.hops.mean = h.number("mean");
     v.hops.max = h.integer("max", 0);
     v.hops.histogram = h.int_list("histogram", 0);
+    v.hops.stretch_mean = h.number_opt("stretch_mean").value_or(1.0);
+    v.hops.stretch_max = h.number_opt("stretch_max").value_or(1.0);
+    v.hops.non_minimal_pairs = h.integer_opt("non_minimal_pairs", 0).value_or(0);
     h.done();
+  }
+  if (auto l = r.object_opt("load")) {
+    LoadSummary s;
+    s.max = l->number("max");
+    s.mean = l->number("mean");
+    s.max_link = l->integer("max_link", -1);
+    s.max_from = l->integer("max_from", -1);
+    s.max_to = l->integer("max_to", -1);
+    s.throughput_bound = l->number("throughput_bound");
+    s.split_exact = l->boolean("split_exact");
+    l->done();
+    v.load = s;
   }
   r.done();
   return v;
@@ -110,6 +148,31 @@ RoutingSection parse_routing(ObjReader& r) {
   }
   s.vc_count = r.integer("vc_count", 1, 1 << 16);
   if (auto v = r.object_opt("verification")) s.verification = parse_verification(*v);
+  if (r.has("tables") || r.has("paths")) {
+    Emitted e;
+    if (r.has("tables")) {
+      const json& t = r.raw("tables");
+      if (!t.is_array()) r.fail("tables", "expected an array of per-node arrays");
+      for (auto& row : t) {
+        if (!row.is_array()) r.fail("tables", "expected an array of per-node arrays");
+        std::vector<std::int64_t> x;
+        for (auto& c : row) x.push_back(as_integer(c, r.where("tables"), -1));
+        e.tables.push_back(std::move(x));
+      }
+    }
+    if (r.has("paths"))
+      for (ObjReader& p : r.objects("paths")) {
+        Emitted::PairPath x;
+        x.src = p.integer("src", 0);
+        x.dst = p.integer("dst", 0);
+        x.channels = p.int_list("channels", 0);
+        for (auto v : p.int_list("vcs", 0, 1 << 16)) x.vcs.push_back(static_cast<int>(v));
+        if (x.vcs.size() != x.channels.size()) p.fail("vcs", "one VC per channel");
+        p.done();
+        e.paths.push_back(std::move(x));
+      }
+    s.emitted = std::move(e);
+  }
   s.network_fingerprint = r.string("network_fingerprint");
   r.done();
   return s;

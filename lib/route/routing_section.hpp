@@ -36,6 +36,20 @@ struct HopStats {
   double mean = 0; // over delivered pairs
   std::int64_t max = 0;
   std::vector<std::int64_t> histogram; // histogram[h] = delivered pairs with h hops
+  // Path stretch: hops over the fault-free shortest path (same transit rule), over delivered
+  // pairs; non_minimal_pairs took more hops than that.
+  double stretch_mean = 1;
+  double stretch_max = 1;
+  std::int64_t non_minimal_pairs = 0;
+};
+
+// Uniform all-to-all link load (route/load.hpp), when asked for (topo-route --load).
+struct LoadSummary {
+  double max = 0, mean = 0;   // units per directed channel (one unit per ordered pair)
+  std::int64_t max_link = -1; // the busiest channel's link, from and to chips or switches
+  std::int64_t max_from = -1, max_to = -1;
+  double throughput_bound = 0; // (N-1) / max: all-to-all injection per chip, in link bandwidths
+  bool split_exact = true;
 };
 
 inline constexpr std::size_t kMaxListedUnreachable = 100;
@@ -48,6 +62,20 @@ struct Verification {
   std::int64_t unreachable_pairs = 0;       // pairs the routing does not deliver
   std::vector<UnreachablePair> unreachable; // the first kMaxListedUnreachable, by (src, dst)
   HopStats hops;
+  std::optional<LoadSummary> load;
+};
+
+// Explicit routing output on request (topo-route --emit): per-node next-hop tables (the first
+// permitted channel from a packet injected there, per destination chip; -1: none) or every
+// pair's path as channel ids.
+struct Emitted {
+  std::vector<std::vector<std::int64_t>> tables; // [node][dst]
+  struct PairPath {
+    std::int64_t src = 0, dst = 0;
+    std::vector<std::int64_t> channels;
+    std::vector<int> vcs;
+  };
+  std::vector<PairPath> paths;
 };
 
 struct RoutingSection {
@@ -56,6 +84,7 @@ struct RoutingSection {
   json params = json::object();
   std::int64_t vc_count = 1;
   std::optional<Verification> verification; // optional in hand-written documents
+  std::optional<Emitted> emitted;
   std::string network_fingerprint;
 };
 

@@ -2,7 +2,12 @@
 
 #include "core/progress.hpp"
 #include "route/cdg.hpp"
+#include "route/minimal.hpp"
 #include "route/step.hpp"
+#include "topo/mesh.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include "core/error.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -18,15 +23,61 @@ std::int64_t default_hop_limit(const topo::Network& n) {
 
 namespace {
 
+// Fault-free shortest hops to one destination at a time, for the path stretch: closed forms on
+// regular tori and meshes (sum over dimensions of the ring or line distance), a BFS otherwise.
+class Shortest {
+public:
+  Shortest(const topo::Network& n, const Adjacency& adj) : n_(n), adj_(adj) {
+    if (n.family == "torus" && !topo::TorusGeometry::twisted(n)) {
+      sizes_ = topo::TorusGeometry::shape_of(n, "stretch").sizes();
+      wrap_ = true;
+    } else if (n.family == "mesh") {
+      sizes_ = topo::MeshGeometry::of(n, "stretch").sizes();
+    }
+  }
+  void begin(std::int64_t dst) {
+    dst_ = dst;
+    if (sizes_.empty()) distances_to(n_, adj_, dst, {}, {}, dist_);
+  }
+  std::int64_t hops(std::int64_t src) const {
+    if (sizes_.empty()) return dist_[static_cast<std::size_t>(src)];
+    std::int64_t h = 0, a = src, b = dst_;
+    for (int s : sizes_) {
+      const std::int64_t x = a % s, y = b % s;
+      const std::int64_t d = x > y ? x - y : y - x;
+      h += wrap_ ? std::min(d, s - d) : d;
+      a /= s;
+      b /= s;
+    }
+    return h;
+  }
+
+private:
+  const topo::Network& n_;
+  const Adjacency& adj_;
+  std::vector<int> sizes_;
+  bool wrap_ = false;
+  std::int64_t dst_ = 0;
+  std::vector<std::int32_t> dist_;
+};
+
 // Counts and statistics as pairs come in, in any order; keeps the first unreachable pairs.
 class Tally {
 public:
-  void delivered(std::int64_t hops) {
+  // `shortest`: the fault-free shortest path's hops (for the stretch), 0 when unknown.
+  void delivered(std::int64_t hops, std::int64_t shortest) {
     if (static_cast<std::size_t>(hops) >= histogram_.size())
       histogram_.resize(static_cast<std::size_t>(hops) + 1, 0);
     ++histogram_[static_cast<std::size_t>(hops)];
     ++delivered_;
     total_hops_ += hops;
+    if (shortest > 0) {
+      const double st = static_cast<double>(hops) / static_cast<double>(shortest);
+      stretch_sum_ += st;
+      stretch_max_ = std::max(stretch_max_, st);
+      ++stretched_;
+      if (hops > shortest) ++non_minimal_;
+    }
   }
   void unreachable(std::int64_t src, std::int64_t dst, const std::string& reason) {
     ++unreachable_;
@@ -49,6 +100,9 @@ public:
     r.hops.max = histogram_.empty() ? 0 : static_cast<std::int64_t>(histogram_.size()) - 1;
     r.hops.mean =
         delivered_ ? static_cast<double>(total_hops_) / static_cast<double>(delivered_) : 0.0;
+    r.hops.stretch_mean = stretched_ ? stretch_sum_ / static_cast<double>(stretched_) : 1.0;
+    r.hops.stretch_max = stretch_max_;
+    r.hops.non_minimal_pairs = non_minimal_;
     return r;
   }
 
@@ -57,6 +111,10 @@ public:
     for (std::size_t h = 0; h < o.histogram_.size(); ++h) histogram_[h] += o.histogram_[h];
     delivered_ += o.delivered_;
     total_hops_ += o.total_hops_;
+    stretch_sum_ += o.stretch_sum_;
+    stretch_max_ = std::max(stretch_max_, o.stretch_max_);
+    stretched_ += o.stretched_;
+    non_minimal_ += o.non_minimal_;
     unreachable_ += o.unreachable_;
     listed_.insert(listed_.end(), o.listed_.begin(), o.listed_.end());
     sorted_ = false;
@@ -75,6 +133,8 @@ private:
 
   std::vector<std::int64_t> histogram_;
   std::int64_t delivered_ = 0, total_hops_ = 0, unreachable_ = 0;
+  double stretch_sum_ = 0, stretch_max_ = 1;
+  std::int64_t stretched_ = 0, non_minimal_ = 0;
   std::vector<UnreachablePair> listed_;
   bool sorted_ = true;
 };
@@ -193,6 +253,8 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
   const std::int64_t pairs = L * (L - 1);
 
   Tally tally;
+  const Adjacency adj(n);
+  Shortest shortest(n, adj);
   Progress progress("reachability", live.size());
   if (fn.source_independent()) {
     Memo memo(fn, n, down_links, down_chips, hop_limit);
@@ -200,11 +262,12 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
     for (std::size_t k = 0; k < live.size(); ++k) {
       const std::int64_t dst = live[k];
       memo.begin(static_cast<std::uint32_t>(k));
+      shortest.begin(dst);
       for (std::int64_t src : live) {
         if (src == dst) continue;
         std::int64_t h = memo.walk(src, dst, &reason);
         if (h >= 0)
-          tally.delivered(h);
+          tally.delivered(h, shortest.hops(src));
         else
           tally.unreachable(src, dst, reason);
       }
@@ -213,11 +276,12 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
   } else {
     for (std::size_t k = 0; k < live.size(); ++k) {
       const std::int64_t src = live[k];
+      shortest.begin(src); // symmetric: the same hops back
       for (std::int64_t dst : live) {
         if (src == dst) continue;
         Path p = trace(fn, n, down_links, down_chips, src, dst, hop_limit);
         if (p.delivered)
-          tally.delivered(static_cast<std::int64_t>(p.hops.size()));
+          tally.delivered(static_cast<std::int64_t>(p.hops.size()), shortest.hops(dst));
         else
           tally.unreachable(src, dst, p.reason);
       }
@@ -308,6 +372,52 @@ private:
 
 } // namespace
 
+void require_connected(const topo::Network& n, const topo::Faults& f) {
+  const auto down_links = f.down_links(n);
+  const auto down_chips = f.down_chips(n);
+  const Adjacency adj(n);
+  std::vector<std::int64_t> part(n.nodes.size(), -1);
+  std::vector<std::vector<std::int64_t>> parts; // live chips of each part
+  std::vector<std::int64_t> queue;
+  for (std::int64_t c = 0; c < n.n_chip; ++c) {
+    if (down_chips[static_cast<std::size_t>(c)] || part[static_cast<std::size_t>(c)] >= 0) continue;
+    const auto id = static_cast<std::int64_t>(parts.size());
+    parts.emplace_back();
+    queue.assign(1, c);
+    part[static_cast<std::size_t>(c)] = id;
+    for (std::size_t h = 0; h < queue.size(); ++h) {
+      const std::int64_t u = queue[h];
+      if (u < n.n_chip) parts.back().push_back(u);
+      for (const std::int64_t* ch = adj.begin(u); ch != adj.end(u); ++ch) {
+        if (down_links[static_cast<std::size_t>(topo::link_of_channel(*ch))]) continue;
+        const std::int64_t v = n.channel_dst(*ch);
+        if (part[static_cast<std::size_t>(v)] >= 0 ||
+            (v < n.n_chip && down_chips[static_cast<std::size_t>(v)]))
+          continue;
+        part[static_cast<std::size_t>(v)] = id;
+        queue.push_back(v);
+      }
+    }
+  }
+  if (parts.size() <= 1) return;
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) {
+    return a.size() != b.size() ? a.size() > b.size() : a.front() < b.front();
+  });
+  std::string what =
+      "the faults split the network into " + std::to_string(parts.size()) + " parts:";
+  for (std::size_t i = 0; i < parts.size() && i < 4; ++i) {
+    auto& p = parts[i];
+    std::sort(p.begin(), p.end());
+    what += std::string(i ? ";" : "") + " " + std::to_string(p.size()) +
+            (p.size() == 1 ? " chip (" : " chips (");
+    for (std::size_t j = 0; j < p.size() && j < 3; ++j)
+      what += (j ? ", " : "") + std::to_string(p[j]);
+    what += p.size() > 3 ? ", ...)" : ")";
+  }
+  if (parts.size() > 4) what += "; ...";
+  fail_infeasible("/faults", what + ": no routing connects them");
+}
+
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f) {
   Verification v;
@@ -340,6 +450,7 @@ Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
       std::exception_ptr error;
     };
     std::vector<Worker> ws(workers);
+    const Adjacency adj(n);
     for (auto& w : ws) w.x = std::make_unique<CdgExplorer>(fn, n, f, v.hop_limit);
     Progress progress("verification", live.size());
     auto run = [&](std::size_t id) {
@@ -347,8 +458,10 @@ Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
       try {
         CdgExplorer& x = *w.x;
         ChainWalk chains(x, static_cast<std::size_t>(n.channel_count() * x.vcs()));
+        Shortest shortest(n, adj);
         for (std::size_t k = id; k < live.size(); k += workers) {
           const std::int64_t dst = live[k];
+          shortest.begin(dst);
           x.begin_scope();
           for (std::int64_t src : live)
             if (src != dst) x.walk(src, dst);
@@ -357,14 +470,15 @@ Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
             if (src == dst) continue;
             std::int64_t code = 0;
             std::int64_t h = chains.hops(src, dst, v.hop_limit, &code);
+            const std::int64_t sh = shortest.hops(src);
             if (h >= 0) {
-              w.tally.delivered(h);
+              w.tally.delivered(h, sh);
             } else if (h == -2) {
               w.tally.unreachable(src, dst, x.reason(code));
             } else {
               Path p = trace(fn, n, down_links, down_chips, src, dst, v.hop_limit);
               if (p.delivered)
-                w.tally.delivered(static_cast<std::int64_t>(p.hops.size()));
+                w.tally.delivered(static_cast<std::int64_t>(p.hops.size()), sh);
               else
                 w.tally.unreachable(src, dst, p.reason);
             }

@@ -28,6 +28,10 @@ struct Reachability {
 Reachability check_reachability(const RoutingFunction& fn, const topo::Network& n,
                                 const topo::Faults& f, std::int64_t hop_limit);
 
+// Error(Infeasible) when the faults split the live chips into several connected parts (no
+// routing can serve that); the message names each part by its size and lowest chips.
+void require_connected(const topo::Network& n, const topo::Faults& f);
+
 // Everything the routing section records: deadlock check, reachability, hop statistics.
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f);

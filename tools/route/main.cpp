@@ -1,6 +1,8 @@
 // topo-route: choose the routing algorithm of a network, verify it (deadlock freedom, reachability
 // under faults, hop statistics) and record it as the document's `routing` section.
 #include "common/tool.hpp"
+#include "route/emit.hpp"
+#include "route/load.hpp"
 #include "route/registry.hpp"
 #include "route/verify.hpp"
 
@@ -99,7 +101,8 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
 int main(int argc, char** argv) {
   std::string algorithm = "dor";
   std::string dim_order, tie, paths, vc_scheme;
-  bool no_dateline = false, describe = false;
+  bool no_dateline = false, describe = false, load = false;
+  std::string emit;
   std::vector<std::string> path;
   std::string algo_help = "Routing algorithm (" + route::algorithm_names() + "; see --describe)";
   std::string description =
@@ -132,6 +135,13 @@ int main(int argc, char** argv) {
                        "Print the path from SRC to DST (chip ids or '(x,y,z)') and stop")
             ->expected(2)
             ->type_name("SRC DST");
+        app.add_flag("--load", load,
+                     "Also compute the link load of uniform all-to-all under the routing "
+                     "(routing.verification.load: busiest channel, throughput bound)");
+        app.add_option("--emit", emit,
+                       "Also record explicit routing: tables (per-node next hop for every "
+                       "destination) or paths (every pair's channels and VCs); up to 1M pairs")
+            ->check(CLI::IsMember({"tables", "paths"}));
         app.add_flag("--describe", describe,
                      "Print the routing algorithms, their references and parameters");
         tool::add_output(app, c);
@@ -162,6 +172,7 @@ int main(int argc, char** argv) {
         Document d = tool::load(c);
         const topo::Network& n = d.require_network("topo-route");
         const topo::Faults f = d.faults_or_none();
+        route::require_connected(n, f);
         route::Built b = a.build(params, n, f, cli);
 
         if (!path.empty()) {
@@ -174,6 +185,21 @@ int main(int argc, char** argv) {
         s.params = b.params;
         s.vc_count = b.fn->vc_count();
         s.verification = route::verify_routing(*b.fn, n, f);
+        if (load) {
+          route::LoadReport lr = route::uniform_load(*b.fn, n, f, s.verification->hop_limit);
+          route::LoadSummary ls;
+          ls.max = lr.max_load;
+          ls.mean = lr.mean_load;
+          ls.throughput_bound = lr.throughput_bound;
+          ls.split_exact = lr.split_exact;
+          if (lr.max_channel >= 0) {
+            ls.max_link = topo::link_of_channel(lr.max_channel);
+            ls.max_from = n.channel_src(lr.max_channel);
+            ls.max_to = n.channel_dst(lr.max_channel);
+          }
+          s.verification->load = ls;
+        }
+        if (!emit.empty()) s.emitted = route::emit_routing(*b.fn, n, f, emit == "paths");
         s.network_fingerprint = n.fingerprint;
         const route::Verification& v = *s.verification;
         if (v.unreachable_pairs > 0) {

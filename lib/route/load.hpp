@@ -1,0 +1,33 @@
+// Link load of uniform all-to-all under a routing: every ordered pair of live chips sends one
+// unit, split evenly over the live choices the routing permits at each hop (one for
+// deterministic routings; ECMP spreads it), and the load of a directed channel is the units
+// crossing it. The busiest channel bounds the all-to-all throughput: with per-chip injection r
+// (bytes/s, spread evenly over the N-1 others) it carries r * max_load / (N-1), so
+// r <= B (N-1) / max_load; `throughput_bound` is (N-1) / max_load, the injection per chip in
+// units of one link's bandwidth (the analytic bound BookSim users compare saturation with).
+//
+// Per destination the routing's states (channel, VC) with no flags form a graph; the units
+// flow through it in topological order. Where a routing carries flags, or its states loop,
+// the pair's units follow the path trace() takes instead (all of them on the first choice),
+// and `split_exact` says so.
+#pragma once
+#include "route/routing.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace icnkit::route {
+
+struct LoadReport {
+  std::vector<double> channel_load; // per directed channel, units
+  double max_load = 0;
+  double mean_load = 0;          // over channels that carry something
+  std::int64_t max_channel = -1; // the busiest one
+  double throughput_bound = 0;   // (N-1) / max_load
+  bool split_exact = true;       // every pair's units were split over the permitted choices
+};
+
+LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                        std::int64_t hop_limit);
+
+} // namespace icnkit::route
