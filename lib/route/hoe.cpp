@@ -45,7 +45,8 @@ std::int64_t MeshPorts::neighbour(std::int64_t c, int dir) const {
 }
 
 int MeshPorts::dir_of(std::int64_t channel) const {
-  return channel < 0 ? kNone : dir_of_ch_[static_cast<std::size_t>(channel)];
+  return channel < 0 ? static_cast<int>(kNone)
+                     : static_cast<int>(dir_of_ch_[static_cast<std::size_t>(channel)]);
 }
 
 // --- odd-even ----------------------------------------------------------------------------
