@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The mesh family on the command line: topo-enum --family mesh, topo-gen on a mesh candidate,
-# and topo-route refusing DOR on a mesh (DOR on meshes is a later issue) with exit 4.
+# and topo-route on a mesh: DOR without wrap links (one VC), WFR refused (a torus routing).
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 
 # --- topo-enum -----------------------------------------------------------------------------
@@ -53,7 +53,10 @@ json.dump(d, open(sys.argv[2], 'w'))" "$T/enum64.json" "$T/edited.json"
 expect_exit 3 - topo-gen --pick 'mesh:4x4x4/b2x2x2' -i "$T/edited.json"
 
 # --- topo-route ----------------------------------------------------------------------------
-expect_exit 4 "$T/net64.json" topo-route --algorithm dor
-check "DOR refusal names the mesh" grep -q "mesh" "$T/err"
+expect_ok topo-route --algorithm dor -i "$T/net64.json"
+check "DOR on a 4x4x4 mesh: one VC, deadlock-free, every pair, minimal" \
+  test "$(jget "$T/out" "(d['routing']['vc_count'], d['routing']['verification']['deadlock_free'], d['routing']['verification']['unreachable_pairs'], d['routing']['verification']['hops']['stretch_max'])")" = "(1, True, 0, 1.0)"
+expect_exit 4 "$T/net64.json" topo-route --algorithm wfr
+check "WFR refusal names the mesh" grep -q "mesh" "$T/err"
 
 finish
