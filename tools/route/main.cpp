@@ -108,11 +108,21 @@ int main(int argc, char** argv) {
   std::string description =
       "topo-route: choose the routing algorithm of a network, verify it and add the `routing`\n"
       "section: deadlock check on the channel-dependency graph (the cycle if there is one),\n"
-      "reachability under the document's faults (DOR does not route around them: the pairs it\n"
-      "cannot serve are listed, with a warning), and hop statistics. Drops a stale `report`.\n\n"
+      "reachability under the document's faults (pairs a routing cannot serve are listed with\n"
+      "a reason and a warning; faults that split the network are exit 4), hop statistics and\n"
+      "path stretch; on request the link load of uniform all-to-all (--load) and explicit\n"
+      "tables or paths (--emit). Drops a stale `report`.\n\n"
+      "Algorithms: dor (torus, mesh), wfr (torus with faults), odd-even and fthoe (2-D mesh),\n"
+      "dmodk (fat-tree), minimal (any network; hop-count VCs make it deadlock-free).\n\n"
       "Examples:\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route --algorithm "
       "dor\n"
+      "  topo-gen -i cands.json --pick 'torus:4x4x4/b1x1x1' --fail-link '(1,1,0)-(2,1,0)' \\\n"
+      "    | topo-route --algorithm wfr --load                        # around the fault\n"
+      "  topo-enum -n 64 --family mesh | topo-gen --pick 'mesh:8x8/b1x1' --fail-chip 27 \\\n"
+      "    | topo-route --algorithm fthoe\n"
+      "  topo-enum -n 32 --family fat-tree --where k=8,layers=2,chips_per_board=1 | topo-gen \\\n"
+      "    | topo-route --algorithm dmodk --load                      # throughput bound 1\n"
       "  topo-route -i net.json --tie plus --no-dateline -o routed.json   # finds a deadlock "
       "cycle\n"
       "  topo-route -i net.json --path '(0,0,0)' '(2,3,1)'                 # one path, hop by hop\n"
@@ -205,9 +215,9 @@ int main(int argc, char** argv) {
         if (v.unreachable_pairs > 0) {
           const auto& u = v.unreachable.front();
           tool::warn(c, std::to_string(v.unreachable_pairs) + " of " + std::to_string(v.pairs) +
-                            " pairs are unreachable under the faults (" + a.name +
-                            " does not route around them), e.g. " + std::to_string(u.src) + " -> " +
-                            std::to_string(u.dst) + ": " + u.reason);
+                            " pairs are unreachable under the faults with " + a.name + ", e.g. " +
+                            std::to_string(u.src) + " -> " + std::to_string(u.dst) + ": " +
+                            u.reason);
         }
         if (!v.deadlock_free)
           tool::warn(
