@@ -30,7 +30,11 @@ std::vector<std::int64_t> parse_int_list(const std::string& text, const std::str
   return out;
 }
 
+// A node as people read it: chips by coordinates where they have them, else by id; switches
+// by role and id.
 std::string coord_text(const topo::Node& node) {
+  if (node.kind == topo::NodeKind::Switch) return node.role + "#" + std::to_string(node.id);
+  if (node.coord.empty()) return "chip#" + std::to_string(node.id);
   std::string s = "(";
   for (std::size_t i = 0; i < node.coord.size(); ++i)
     s += (i ? "," : "") + std::to_string(node.coord[i]);
@@ -86,12 +90,13 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
     const std::int64_t ch = p.hops[i].channel;
     const topo::Link& l = n.links[static_cast<std::size_t>(topo::link_of_channel(ch))];
     const int dir = topo::channel_forward(ch) ? l.dir : -l.dir;
-    std::printf("%4zu  %-12s  %-12s  %3d  %3s  %6lld  %2d\n", i + 1,
+    const std::string dim = l.dim >= 0 ? std::to_string(l.dim) : "-";
+    std::printf("%4zu  %-12s  %-12s  %3s  %3s  %6lld  %2d\n", i + 1,
                 coord_text(nodes[static_cast<std::size_t>(n.channel_src(ch))]).c_str(),
-                coord_text(nodes[static_cast<std::size_t>(n.channel_dst(ch))]).c_str(), l.dim,
+                coord_text(nodes[static_cast<std::size_t>(n.channel_dst(ch))]).c_str(), dim.c_str(),
                 dir > 0   ? "+"
                 : dir < 0 ? "-"
-                          : "?",
+                          : "-",
                 static_cast<long long>(l.id), p.hops[i].vc);
   }
 }
