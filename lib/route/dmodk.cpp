@@ -136,8 +136,13 @@ void DmodkRouting::route_into(const PacketState& p, std::vector<Choice>& out) co
     }
   }
   if (count == 0) return; // not in this tree: no route
-  out.push_back(
-      {channels[first + static_cast<std::size_t>(D % static_cast<std::int64_t>(count))], 0, 0});
+  // The parallel link down is the one D's own up-port rule names one level below (child
+  // level l-1: q = floor(D / prod) mod (w p), link floor(q / w)): destinations that share an
+  // up-port parent come down on distinct links, which keeps shifts contention-free.
+  const auto lc = static_cast<std::size_t>(l - 1);
+  const std::int64_t q = (D / divisor_[lc]) % (w_[lc] * p_[lc]);
+  const std::int64_t lane = (q / w_[lc]) % static_cast<std::int64_t>(count);
+  out.push_back({channels[first + static_cast<std::size_t>(lane)], 0, 0});
 }
 
 } // namespace icnkit::route

@@ -4,10 +4,13 @@
 //     q = floor(D / prod_{i<=l} (w_i p_i)) mod (w_{l+1} p_{l+1})
 // of the PGFT in family_attrs (w_levels, p_levels: parents and parallel links per level),
 // port q being parent q mod w_{l+1}, parallel link floor(q / w_{l+1}). Going down, the unique
-// child toward D, on parallel link D mod p (by destination, so the routing stays
-// source-independent; SimGrid takes src mod p). Deterministic, one VC: a packet goes up, then
-// down, never up again, so the channel-dependency graph is acyclic. No fault avoidance: pairs
-// whose path crosses a failed link are reported unreachable.
+// child toward D, on the parallel link D's own up-port rule names at the child's level (by
+// destination, so the routing stays source-independent; SimGrid takes src mod p): the
+// destinations that share an up-port parent come down on distinct links. Shift permutations
+// are contention-free with one chip per board and on 2-layer trees; on 3-layer trees with
+// parallel links two flows can meet (tests/unit/test_routing_families.cpp). Deterministic, one VC:
+// a packet goes up, then down, never up again, so the channel-dependency graph is acyclic. No fault
+// avoidance: pairs whose path crosses a failed link are reported unreachable.
 #pragma once
 #include "route/routing.hpp"
 

@@ -222,8 +222,9 @@ const std::vector<Algorithm>& algorithms() {
     dmodk.name = "dmodk";
     dmodk.summary =
         "D-mod-k on PGFT fat-trees: up-port floor(D / prod w p) mod (w p) of the level, down "
-        "the unique way to D; deterministic, one VC, contention-free for shift permutations on "
-        "full-bisection trees. Does not route around faults.";
+        "the unique way to D; deterministic, one VC; contention-free for shift permutations on "
+        "full-bisection trees with one chip per board and on 2-layer ones (3-layer trees with "
+        "parallel links are not). Does not route around faults.";
     dmodk.reference = "Zahavi, D-Mod-K Routing Providing Non-Blocking Traffic for Shift "
                       "Permutations on Real Life Fat Trees, CCIT 776, Technion 2010; SimGrid "
                       "FatTreeZone";

@@ -20,9 +20,9 @@ WfrRouting::WfrRouting(const topo::Network& n, const topo::Faults& f, DorOptions
       out_[2 * i] = geo_.channel(c, d, -1);
       out_[2 * i + 1] = geo_.channel(c, d, +1);
     }
-  const auto down = f.down_links(n);
+  link_down_ = f.down_links(n);
   for (const topo::Link& l : n.links)
-    if (down[static_cast<std::size_t>(l.id)]) faults_.push_back({l.a, l.dim});
+    if (link_down_[static_cast<std::size_t>(l.id)]) faults_.push_back({l.a, l.dim});
 }
 
 int WfrRouting::dor_dir(int d, int x, int t) const {
@@ -123,8 +123,12 @@ void WfrRouting::route_into(const PacketState& p, std::vector<Choice>& out) cons
   }
   const int wdir =
       here[w] != there[w] ? dor_dir(w, here[w], there[w]) : (here[w] % 2 == 0 ? +1 : -1);
-  out.push_back(hop(p.node, w, wdir, p, true));
-  out.push_back(hop(p.node, w, -wdir, p, true)); // if that wild link is down too
+  // The other way only when that wild link is down: a choice listed is a dependency the
+  // checker counts, taken or not.
+  Choice wild = hop(p.node, w, wdir, p, true);
+  if (link_down_[static_cast<std::size_t>(topo::link_of_channel(wild.channel))])
+    wild = hop(p.node, w, -wdir, p, true);
+  out.push_back(wild);
 }
 
 } // namespace icnkit::route

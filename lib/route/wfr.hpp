@@ -52,6 +52,7 @@ private:
   std::vector<int> coords_;       // chip * dims + d
   std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0)
   std::vector<Fault> faults_;
+  std::vector<char> link_down_; // per link
 };
 
 } // namespace icnkit::route
