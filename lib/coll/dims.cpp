@@ -1,38 +1,165 @@
 #include "coll/dims.hpp"
 
+#include <algorithm>
+
 namespace icnkit::coll {
 
-Schedule compose_sequential(const ComposeInput& in) {
+namespace {
+
+// Places chunk c's k-th dimension order[c][k] in slot slot_of(c, k) and gives every step its
+// id and `after` list:
+// - a lane's steps form a chain; a phase's first step of each lane waits for the end of the
+//   chunk's previous phase (every lane's last step);
+// - pipeline: the normal phase of (c, k) also waits for the end of (c-1, k);
+// - when acceleration phases exist (MATE), slots are kept apart: an acceleration phase waits
+//   for the normal phases of every chunk in its slot and for the acceleration phases of the
+//   chunks before it in that slot (faults in different dimensions get separate acceleration
+//   phases), and the next slot's normal phases wait for them. So acceleration traffic, which
+//   borrows links of other dimensions, never meets another chunk's traffic.
+// Ids follow the emission order: slot by slot, first every normal phase, then every
+// acceleration phase; all dependencies point to earlier ids.
+Schedule assemble(const ComposeInput& in, const std::string& name,
+                  const std::vector<std::vector<int>>& order, bool pipeline) {
   const topo::TorusGeometry& g = *in.geometry;
+  const int C = static_cast<int>(order.size());
   Schedule s;
   s.collective = in.collective;
   s.algorithm = in.algorithm->name;
-  s.dim_scheduling = "sequential";
+  s.dim_scheduling = name;
   s.fault_handling = in.algorithm->fault_handling;
   s.bytes_per_node = in.bytes_per_node;
-  s.chunks = 1;
+  s.chunks = C;
+  bool accelerated = false;
+  for (auto& p : in.plans)
+    if (p.phases.size() > 1 || (p.phases.size() == 1 && !p.phases[0].suffix.empty()))
+      accelerated = true;
+
+  using Ends = std::vector<std::int64_t>; // the steps whose completion ends something
+  // ends[c][k]: end of chunk c's k-th dimension (all its phases); normal_end[c][k]: its normal
+  // phase; chunk_end[c]: the chunk's latest end so far.
+  std::vector<std::vector<Ends>> group_end(static_cast<std::size_t>(C));
+  std::vector<Ends> chunk_end(static_cast<std::size_t>(C));
+  for (int c = 0; c < C; ++c) group_end[static_cast<std::size_t>(c)].resize(order[static_cast<std::size_t>(c)].size());
   std::int64_t next = 0;
-  for (int d = 0; d < g.dims(); ++d) {
-    int n = g.size(d);
-    if (n == 1) continue;
+  int max_lane = 0;
+
+  auto emit = [&](int c, int dim, const PhasePlan& pp, const Ends& wait) {
+    // Returns the phase's end (its lanes' last steps), or `wait` if it has no steps.
     Phase p;
-    p.name = "dim" + std::to_string(d);
-    p.chunk = 0;
-    p.dimension = d;
-    p.ring_size = n;
-    // A block is what one node sends to one member of its ring: S/N (S/(C N) with C chunks).
-    p.block_bytes = static_cast<double>(in.bytes_per_node) / static_cast<double>(s.chunks * n);
-    for (auto& transfers : in.algorithm->plan(n)) {
-      Step st;
-      st.id = next;
-      if (next > 0) st.after = {next - 1};
-      st.transfers = transfers;
-      p.steps.push_back(std::move(st));
-      ++next;
+    std::string base = C > 1 ? "chunk" + std::to_string(c) + "/" : "";
+    p.name = base + "dim" + std::to_string(dim) + (pp.suffix.empty() ? "" : "/" + pp.suffix);
+    p.chunk = c;
+    p.dimension = dim;
+    p.ring_size = g.size(dim);
+    p.block_bytes = static_cast<double>(in.bytes_per_node) /
+                    (static_cast<double>(C) * static_cast<double>(p.ring_size));
+    Ends end;
+    for (const LanePlan& lane : pp.lanes) {
+      if (lane.steps.empty()) continue;
+      max_lane = std::max(max_lane, lane.lane);
+      std::int64_t prev = -1;
+      for (auto& transfers : lane.steps) {
+        Step st;
+        st.id = next++;
+        st.lane = lane.lane;
+        if (prev < 0)
+          st.after = wait;
+        else
+          st.after = {prev};
+        st.transfers = transfers;
+        prev = st.id;
+        p.steps.push_back(std::move(st));
+      }
+      end.push_back(prev);
+    }
+    if (p.steps.empty()) return wait;
+    for (auto& st : p.steps) {
+      std::sort(st.after.begin(), st.after.end());
+      st.after.erase(std::unique(st.after.begin(), st.after.end()), st.after.end());
     }
     s.phases.push_back(std::move(p));
+    std::sort(end.begin(), end.end());
+    return end;
+  };
+  auto join = [](Ends a, const Ends& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+
+  int slots = 0;
+  for (int c = 0; c < C; ++c)
+    slots = std::max(slots, (pipeline ? c : 0) + static_cast<int>(order[static_cast<std::size_t>(c)].size()));
+  Ends accel_prev_slot;
+  for (int slot = 0; slot < slots; ++slot) {
+    struct Active {
+      int c, k;
+    };
+    std::vector<Active> act;
+    for (int c = 0; c < C; ++c) {
+      int k = slot - (pipeline ? c : 0);
+      if (k >= 0 && k < static_cast<int>(order[static_cast<std::size_t>(c)].size())) act.push_back({c, k});
+    }
+    Ends normals;
+    std::vector<Ends> after_normal(act.size());
+    for (std::size_t a = 0; a < act.size(); ++a) {
+      auto [c, k] = act[a];
+      const auto uc = static_cast<std::size_t>(c);
+      int dim = order[uc][static_cast<std::size_t>(k)];
+      Ends wait = chunk_end[uc];
+      if (pipeline && c > 0) wait = join(wait, group_end[uc - 1][static_cast<std::size_t>(k)]);
+      if (accelerated) wait = join(wait, accel_prev_slot);
+      const DimPlan& plan = in.plans[static_cast<std::size_t>(dim)];
+      Ends end = plan.phases.empty() ? wait : emit(c, dim, plan.phases[0], wait);
+      after_normal[a] = end;
+      normals = join(normals, end);
+    }
+    Ends accel_chain;
+    for (std::size_t a = 0; a < act.size(); ++a) {
+      auto [c, k] = act[a];
+      const auto uc = static_cast<std::size_t>(c);
+      int dim = order[uc][static_cast<std::size_t>(k)];
+      const DimPlan& plan = in.plans[static_cast<std::size_t>(dim)];
+      Ends end = after_normal[a];
+      for (std::size_t j = 1; j < plan.phases.size(); ++j) {
+        Ends wait = join(join(end, normals), accel_chain);
+        end = emit(c, dim, plan.phases[j], wait);
+        if (end != wait) accel_chain = end;
+      }
+      group_end[uc][static_cast<std::size_t>(k)] = end;
+      chunk_end[uc] = end;
+    }
+    if (accelerated) accel_prev_slot = accel_chain.empty() ? accel_prev_slot : accel_chain;
   }
+  s.lanes = max_lane + 1;
   return s;
+}
+
+// The dimensions a schedule visits: those of size > 1 (a size-1 dimension moves nothing).
+std::vector<int> live_dims(const topo::TorusGeometry& g) {
+  std::vector<int> out;
+  for (int d = 0; d < g.dims(); ++d)
+    if (g.size(d) > 1) out.push_back(d);
+  return out;
+}
+
+} // namespace
+
+Schedule compose_sequential(const ComposeInput& in) {
+  return assemble(in, "sequential", {live_dims(*in.geometry)}, false);
+}
+
+Schedule compose_pipeline(const ComposeInput& in) {
+  std::vector<std::vector<int>> order(static_cast<std::size_t>(in.chunks), live_dims(*in.geometry));
+  return assemble(in, "pipeline", order, true);
+}
+
+Schedule compose_dimrotation(const ComposeInput& in) {
+  std::vector<int> dims = live_dims(*in.geometry);
+  const std::size_t D = dims.size();
+  std::vector<std::vector<int>> order(std::max<std::size_t>(D, 1));
+  for (std::size_t i = 0; i < D; ++i)
+    for (std::size_t k = 0; k < D; ++k) order[i].push_back(dims[(i + k) % D]);
+  return assemble(in, "dimrotation", order, false);
 }
 
 } // namespace icnkit::coll

@@ -1,12 +1,17 @@
-// Dimension schedulers: how the per-ring plans of an algorithm become phases over a torus.
+// Dimension schedulers: how the dimension plans (plan.hpp) of every chunk are placed in time.
 #pragma once
 #include "coll/registry.hpp"
 
 namespace icnkit::coll {
 
-// Sequential: one chunk; dimension 0, then 1, then 2 ..., each an all-to-all inside every ring
-// of that dimension, all rings in parallel; every step waits for the previous one. Dimensions
-// of size 1 move nothing and get no phase.
+// Sequential: one chunk; dimension 0, then 1, then 2 ...
 Schedule compose_sequential(const ComposeInput& in);
+// Pipeline (Themis-style baseline, MICRO'25 "Ring + Pipeline"): C chunks (in.chunks), all in the
+// order 0, 1, ..., D-1, one active chunk per dimension: chunk c runs its k-th dimension after
+// its own (k-1)-th and after chunk c-1's k-th, i.e. in slot c + k.
+Schedule compose_pipeline(const ComposeInput& in);
+// DimRotation: D chunks (D = dimensions of size > 1); chunk i takes the dimensions in the order
+// i, i+1, ..., i+D-1 (mod D), so in every slot the chunks occupy D different dimensions.
+Schedule compose_dimrotation(const ComposeInput& in);
 
 } // namespace icnkit::coll

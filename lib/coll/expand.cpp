@@ -1,12 +1,14 @@
 #include "coll/expand.hpp"
 
+#include "coll/hops.hpp"
 #include "coll/rings.hpp"
 #include "topo/torus_geometry.hpp"
 
 namespace icnkit::coll {
 
-ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net) : sched_(s) {
-  topo::TorusGeometry g = topo::TorusGeometry::of(net, "the schedule simulation");
+ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net)
+    : sched_(s), geo_(topo::TorusGeometry::of(net, "the schedule simulation")) {
+  const topo::TorusGeometry& g = geo_;
   // Tables per dimension: the simulator asks for 8192 flows per step on 16x16x16, 360 times, so
   // neighbour and channel arithmetic is done once here.
   for (int d = 0; d < g.dims(); ++d) {
@@ -60,8 +62,22 @@ void ScheduleProgram::flows(std::size_t step, sim::StepFlows& out) const {
   const Phase& ph = sched_.phases[p];
   const DimTable& t = dims_[static_cast<std::size_t>(ph.dimension)];
   const Step& st = ph.steps[k];
+  std::vector<std::int64_t> path;
   auto add_ring = [&](const RingTransfer& tr, double bytes, std::int64_t r) {
     auto base = static_cast<std::size_t>(r * t.size);
+    if (tr.fold_at >= 0 || tr.via_dim >= 0) { // logical hops over several links
+      for (int i = 0; i < t.size; ++i) {
+        path.clear();
+        std::int64_t last = 0;
+        for_each_hop(geo_, ph.dimension, t.size, t.chip[base + static_cast<std::size_t>(i)], i, tr,
+                     [&](std::int64_t, std::int64_t dst, std::int64_t ch) {
+                       path.push_back(ch);
+                       last = dst;
+                     });
+        out.add(t.chip[base + static_cast<std::size_t>(i)], last, bytes, path);
+      }
+      return;
+    }
     const auto& next = tr.direction > 0 ? t.next_plus : t.next_minus;
     const auto& chan = tr.direction > 0 ? t.chan_plus : t.chan_minus;
     for (std::size_t i = base; i < base + static_cast<std::size_t>(t.size); ++i)

@@ -4,6 +4,7 @@
 #include "coll/schedule.hpp"
 #include "sim/program.hpp"
 #include "topo/network.hpp"
+#include "topo/torus_geometry.hpp"
 
 #include <cstdint>
 #include <string>
@@ -32,6 +33,7 @@ private:
     int size = 0;
   };
   Schedule sched_;
+  topo::TorusGeometry geo_;
   std::vector<std::string> phase_names_;
   std::vector<sim::StepInfo> steps_;
   std::vector<std::pair<std::size_t, std::size_t>> where_; // step id -> (phase, index)

@@ -3,6 +3,8 @@
 #include "coll/registry.hpp"
 #include "coll/rings.hpp"
 #include "coll/verify.hpp"
+
+#include <algorithm>
 #include "topo/torus_geometry.hpp"
 
 namespace icnkit::coll {
@@ -13,7 +15,7 @@ namespace {
 // schedule, i.e. (on a torus, where every link belongs to a ring) every link and every chip.
 void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
                         const topo::Faults& faults, const topo::TorusGeometry& g) {
-  const std::string later = "; fault-tolerant schedules (FoldedRing, MATE) come with a later issue";
+  const std::string later = " (foldedring, mate and matee route around failed links)";
   if (!faults.chips.empty()) {
     std::int64_t c = faults.chips.front().chip;
     fail_infeasible("/faults/chips", chip_text(g, c) + " has failed: " + alg.name +
@@ -43,15 +45,28 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
   require_implements(alg, col.name, "--collective");
   if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
+  const int chunks = resolve_chunks(dims, req.chunks);
   topo::TorusGeometry g = topo::TorusGeometry::of(net, "coll-sched " + alg.name);
   if (alg.fault_handling == "none") require_fault_free(alg, net, faults, g);
+  std::vector<DimFaults> df = dim_faults(g, net, faults, alg.name);
+  if (alg.needs_fault &&
+      std::all_of(df.begin(), df.end(), [](const DimFaults& f) { return f.faulty.empty(); }))
+    fail_infeasible("/faults", alg.name +
+                                   " accelerates a torus with a failed link, and this one has "
+                                   "none (use halfring on a fault-free torus)");
+  const std::vector<char> down = faults.down_links(net);
 
   // Bytes: S is a whole number, but S / (chunks * N * 2) need not be (64MiB on a ring of 5).
   // Requiring divisibility would reject the paper's own configurations (5x5x5 with 8 KB), so
   // pieces are real numbers of bytes: the analytic model (fluid flows, max-min sharing) is exact
   // for them, and verification works on exact fractions of a block, never on bytes. A
   // packet/flit-level engine rounds each piece up to whole flits.
-  ComposeInput in{&alg, &g, col.name, req.bytes_per_node};
+  ComposeInput in{&alg, &g, col.name, req.bytes_per_node, {}, chunks};
+  in.plans.resize(static_cast<std::size_t>(g.dims()));
+  for (int d = 0; d < g.dims(); ++d)
+    if (g.size(d) > 1)
+      in.plans[static_cast<std::size_t>(d)] =
+          alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name});
   Schedule s = dims.compose(in);
   s.network_fingerprint = net.fingerprint;
   s.verification =

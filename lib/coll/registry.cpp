@@ -54,28 +54,90 @@ const std::vector<CollectiveInfo>& collectives() {
 }
 
 const std::vector<AlgorithmInfo>& algorithms() {
+  const std::string paper(kMicro25);
   static const std::vector<AlgorithmInfo> list = {
       {"ring",
        "classic bidirectional Ring: every block halved; stage h moves one half h hops clockwise "
        "and the other h hops anticlockwise, one hop per store-and-forward step; N(N-1)/2 steps "
        "per ring",
-       std::string(kMicro25) + ", Table 1 and section 2 (the baseline)",
+       paper + ", Table 1 and section 2 (the baseline)",
        {"all-to-all"},
        "none",
+       false,
        {},
-       &ring_all_to_all_plan},
+       &ring_dim_plan},
+      {"halfring",
+       "every block goes the short way round: stage h = 1..N/2 moves B[i][i+h] h hops "
+       "clockwise and B[i][i-h] h hops anticlockwise (an even ring's stage N/2 halves its block "
+       "between the two); k(k+1)/2 steps for k = N/2, the bisection bound per ring",
+       paper + ", section 3.1, Algorithm 1, Table 1",
+       {"all-to-all"},
+       "none",
+       false,
+       {},
+       &halfring_dim_plan},
+      {"foldedring",
+       "Ring made fault tolerant: a ring with one failed link runs the unidirectional Ring on "
+       "its folded ring (the hop over the failed link goes the other way round, N-1 hops); "
+       "healthy rings run the Ring; two failed links on one ring are refused",
+       paper + ", section 4.1, Algorithm 2, Fig. 8",
+       {"all-to-all"},
+       "folded",
+       false,
+       {},
+       &foldedring_dim_plan},
+      {"mate",
+       "HalfRing on healthy rings; a faulty ring sends nothing in the normal phase and all its "
+       "data in an acceleration phase right after it: a HalfRing on each healthy plane through "
+       "the neighbouring rings of every other dimension (3-hop logical links) plus, with one "
+       "fault, its folded ring, split so that they finish together",
+       paper + ", section 4.2, Fig. 9, Algorithm 2",
+       {"all-to-all"},
+       "mate",
+       true,
+       {},
+       &mate_dim_plan},
+      {"matee",
+       "MATE, but the faulty ring also sends the fraction r = T_HalfRing/T_FoldedRing of its "
+       "data over its folded ring during the normal phase (static split, startup ignored), so "
+       "the acceleration phase carries only 1 - r",
+       paper + ", section 4.2 (MATEe)",
+       {"all-to-all"},
+       "matee",
+       true,
+       {},
+       &matee_dim_plan},
   };
   return list;
 }
 
 const std::vector<DimSchedulingInfo>& dim_schedulings() {
+  const std::string paper(kMicro25);
   static const std::vector<DimSchedulingInfo> list = {
       {"sequential",
        "one dimension after the other (0, then 1, then 2): phase d is the algorithm inside every "
        "ring of dimension d, all rings in parallel",
-       std::string(kMicro25) + ", section 2 (multi-dimensional decomposition)",
+       paper + ", section 2 (multi-dimensional decomposition)",
        {},
+       false,
+       1,
        &compose_sequential},
+      {"pipeline",
+       "C chunks (--chunks, default 6) all in the order 0, 1, ..., one active chunk per "
+       "dimension: chunk c runs its k-th dimension in slot c + k",
+       paper + ", section 2 (Ring + Pipeline, after Themis, ISCA'22)",
+       {{"chunks", "", "6", "1..64", "chunks C"}},
+       true,
+       6,
+       &compose_pipeline},
+      {"dimrotation",
+       "D chunks (D = dimensions of size > 1); chunk i takes the dimensions i, i+1, ... (mod "
+       "D), so every slot keeps every dimension busy",
+       paper + ", section 3.2, Algorithm 1 (Scheduler)",
+       {},
+       false,
+       1,
+       &compose_dimrotation},
   };
   return list;
 }
@@ -106,6 +168,15 @@ void require_implements(const AlgorithmInfo& alg, const std::string& collective,
   }
   fail_infeasible(where, "the " + alg.name + " algorithm implements " + which + " only, not " +
                              collective + " (not implemented yet)");
+}
+
+int resolve_chunks(const DimSchedulingInfo& dims, int requested) {
+  if (requested == 0) return dims.default_chunks;
+  if (!dims.takes_chunks)
+    fail_usage("--chunks",
+               "applies to --dims pipeline only (" + dims.name + " fixes its chunks)");
+  if (requested < 1 || requested > 64) fail_usage("--chunks", "must lie in 1..64");
+  return requested;
 }
 
 std::string collective_names() {

@@ -2,7 +2,7 @@
 // their descriptions. coll-sched's --help, its validation of --collective / --algorithm / --dims
 // and --describe all derive from these lists; nothing else switches over names.
 #pragma once
-#include "coll/ring.hpp"
+#include "coll/plan.hpp"
 #include "coll/schedule.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -29,10 +29,12 @@ struct AlgorithmInfo {
   std::string summary;
   std::string reference;
   std::vector<std::string> collectives; // the collectives it implements
-  // What it does about failed links and chips: "none" = it needs every link of every ring.
+  // What it does about failed links: "none" = it needs every link of every ring (and refuses
+  // faults); "folded" / "mate" / "matee" otherwise.
   std::string fault_handling;
+  bool needs_fault = false; // MATE and MATEe exist for faulty tori only
   std::vector<ParamInfo> params;
-  RingPlan (*plan)(int ring_size) = nullptr; // one ring's steps for the all-to-all
+  DimPlan (*plan)(const DimContext&) = nullptr; // one chunk's work along one dimension
   bool implements(const std::string& collective) const;
 };
 
@@ -42,6 +44,8 @@ struct ComposeInput {
   const topo::TorusGeometry* geometry = nullptr;
   std::string collective;
   std::int64_t bytes_per_node = 0;
+  std::vector<DimPlan> plans; // per dimension (empty for dimensions of size 1)
+  int chunks = 1;             // for pipeline
 };
 
 struct DimSchedulingInfo {
@@ -49,6 +53,8 @@ struct DimSchedulingInfo {
   std::string summary;
   std::string reference;
   std::vector<ParamInfo> params;
+  bool takes_chunks = false; // --chunks applies
+  int default_chunks = 1;
   Schedule (*compose)(const ComposeInput&) = nullptr; // phases and steps, unverified
 };
 
@@ -64,6 +70,10 @@ const DimSchedulingInfo& require_dim_scheduling(const std::string& name, const s
 // Error(Infeasible) naming `where` unless `alg` implements `collective`.
 void require_implements(const AlgorithmInfo& alg, const std::string& collective,
                         const std::string& where);
+
+// The chunk count a scheduler uses for a request of `requested` (0 = its default). Error(Usage)
+// naming --chunks for a scheduler that fixes its chunks, or outside 1..64.
+int resolve_chunks(const DimSchedulingInfo& dims, int requested);
 
 // "ring, halfring" style lists for messages and --help.
 std::string collective_names();

@@ -4,21 +4,55 @@
 
 namespace icnkit::coll {
 
+namespace {
+
+// Sub-stage j (1..h) of a stage of distance h in direction dir: the piece of B[o][o + dir h]
+// leaves o at sub-stage 1 and, store-and-forward, sits at o + dir (j-1) before sub-stage j. So
+// the sender at position i forwards to i + dir the piece with origin i - dir (j-1) and
+// destination i - dir (j-1) + dir h.
+RingTransfer sub_stage(int n, int dir, int h, int j, const Fraction& f) {
+  return RingTransfer{dir, wrap(-dir * (j - 1), n), wrap(dir * (h - (j - 1)), n), f, std::nullopt};
+}
+
+} // namespace
+
 RingPlan ring_all_to_all_plan(int n) {
   RingPlan plan;
   const Fraction half = make_fraction(1, n == 1 ? 1 : 2);
-  for (int h = 1; h < n; ++h) {
-    for (int j = 1; j <= h; ++j) {
-      // Clockwise: the half of B[o][o+h] leaves o at sub-stage 1 and, store-and-forward, sits at
-      // o+(j-1) before sub-stage j. So in sub-stage j the sender at position i forwards to i+1
-      // the piece with origin o = i-(j-1) and destination o+h = i-(j-1)+h.
-      RingTransfer cw{+1, wrap(-(j - 1), n), wrap(h - (j - 1), n), half, std::nullopt};
-      // Anticlockwise mirror: the half of B[o][o-h] sits at o-(j-1); the sender i forwards to
-      // i-1 the piece with origin i+(j-1) and destination i+(j-1)-h.
-      RingTransfer acw{-1, wrap(j - 1, n), wrap((j - 1) - h, n), half, std::nullopt};
-      plan.push_back({cw, acw});
-    }
+  for (int h = 1; h < n; ++h)
+    for (int j = 1; j <= h; ++j) plan.push_back({sub_stage(n, +1, h, j, half), sub_stage(n, -1, h, j, half)});
+  return plan;
+}
+
+RingPlan halfring_all_to_all_plan(int n) {
+  RingPlan plan;
+  const int k = n / 2;
+  for (int h = 1; h <= k; ++h) {
+    const bool unpaired = n % 2 == 0 && h == k;
+    const Fraction f = unpaired ? make_fraction(1, 2) : Fraction{1, 1};
+    for (int j = 1; j <= h; ++j) plan.push_back({sub_stage(n, +1, h, j, f), sub_stage(n, -1, h, j, f)});
   }
+  return plan;
+}
+
+RingPlan folded_all_to_all_plan(int n, int fold_at) {
+  RingPlan plan;
+  for (int h = 1; h < n; ++h)
+    for (int j = 1; j <= h; ++j) {
+      RingTransfer t = sub_stage(n, +1, h, j, Fraction{1, 1});
+      t.fold_at = fold_at;
+      plan.push_back({t});
+    }
+  return plan;
+}
+
+Fraction times(const Fraction& a, const Fraction& b) {
+  return make_fraction(a.num * b.num, a.den * b.den);
+}
+
+RingPlan scaled(RingPlan plan, const Fraction& w) {
+  for (auto& step : plan)
+    for (auto& t : step) t.fraction = times(t.fraction, w);
   return plan;
 }
 

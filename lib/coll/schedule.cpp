@@ -12,6 +12,7 @@ constexpr std::int64_t kMaxDen = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxSteps = 10'000'000;
 constexpr int kMaxRingSize = 1 << 20;
 constexpr int kMaxChunks = 1 << 16;
+constexpr int kMaxLanes = 64;
 
 bool parse_digits(const std::string& s, std::int64_t& out) {
   if (s.empty() || s.size() > 12) return false;
@@ -65,17 +66,22 @@ json to_json(const Schedule& s) {
       json transfers = json::array();
       for (auto& t : st.transfers) {
         json rings = t.rings ? json(*t.rings) : json("all");
-        transfers.push_back({{"direction", t.direction},
-                             {"origin_offset", t.origin_offset},
-                             {"dest_offset", t.dest_offset},
-                             {"fraction", to_string(t.fraction)},
-                             {"bytes", transfer_bytes(p, t)},
-                             {"rings", rings}});
+        json tj = {{"direction", t.direction},
+                   {"origin_offset", t.origin_offset},
+                   {"dest_offset", t.dest_offset},
+                   {"fraction", to_string(t.fraction)},
+                   {"bytes", transfer_bytes(p, t)},
+                   {"rings", rings}};
+        if (t.fold_at >= 0) tj["fold_at"] = t.fold_at;
+        if (t.via_dim >= 0) tj["via"] = {{"dimension", t.via_dim}, {"side", t.via_side}};
+        transfers.push_back(std::move(tj));
       }
-      steps.push_back({{"id", st.id},
-                       {"after", st.after},
-                       {"shared_links", st.shared_links},
-                       {"transfers", transfers}});
+      json sj = {{"id", st.id},
+                 {"after", st.after},
+                 {"shared_links", st.shared_links},
+                 {"transfers", transfers}};
+      if (st.lane != 0) sj["lane"] = st.lane;
+      steps.push_back(std::move(sj));
     }
     phases.push_back({{"name", p.name},
                       {"chunk", p.chunk},
@@ -88,6 +94,7 @@ json to_json(const Schedule& s) {
             {"dim_scheduling", s.dim_scheduling}, {"fault_handling", s.fault_handling},
             {"bytes_per_node", s.bytes_per_node}, {"chunks", s.chunks},
             {"step_count", s.step_count()},       {"phases", phases}};
+  if (s.lanes != 1) j["lanes"] = s.lanes;
   if (s.verification) {
     const Verification& v = *s.verification;
     j["verification"] = {{"delivered", v.delivered},
@@ -130,6 +137,15 @@ RingTransfer parse_transfer(ObjReader& r, const Phase& p) {
   } else {
     r.fail("rings", "expected \"all\" or a list of ring ids");
   }
+  if (auto f = r.integer_opt("fold_at", 0, p.ring_size - 1)) t.fold_at = static_cast<int>(*f);
+  if (auto v = r.object_opt("via")) {
+    t.via_dim = static_cast<int>(v->integer("dimension", 0, 63));
+    if (t.via_dim == p.dimension) v->fail("dimension", "must differ from the phase's dimension");
+    t.via_side = static_cast<int>(v->integer("side", -1, 1));
+    if (t.via_side == 0) v->fail("side", "must be +1 or -1");
+    v->done();
+    if (t.fold_at >= 0) r.fail("via", "a transfer is folded or goes via another ring, not both");
+  }
   r.done();
   return t;
 }
@@ -144,6 +160,7 @@ Schedule parse_schedule(ObjReader& r) {
   s.fault_handling = r.string("fault_handling");
   s.bytes_per_node = r.integer("bytes_per_node", 1);
   s.chunks = static_cast<int>(r.integer("chunks", 1, kMaxChunks));
+  s.lanes = static_cast<int>(r.integer_opt("lanes", 1, kMaxLanes).value_or(1));
   std::int64_t declared_steps = r.integer("step_count", 0, kMaxSteps);
   std::vector<char> seen_step(static_cast<std::size_t>(declared_steps), 0);
   std::vector<std::string> names;
@@ -172,6 +189,7 @@ Schedule parse_schedule(ObjReader& r) {
       for (std::size_t k = 1; k < st.after.size(); ++k)
         if (st.after[k] <= st.after[k - 1]) so.fail("after", "ids must be ascending and unique");
       st.shared_links = so.boolean("shared_links");
+      st.lane = static_cast<int>(so.integer_opt("lane", 0, s.lanes - 1).value_or(0));
       for (auto& to : so.objects("transfers")) st.transfers.push_back(parse_transfer(to, p));
       so.done();
       p.steps.push_back(std::move(st));

@@ -24,9 +24,17 @@
 // `shared_links` says the step deliberately puts more than one transfer on a directed link
 // (their bytes then share its bandwidth); verification rejects it otherwise.
 //
-// Extension points for the later algorithms: FoldedRing / MATE add keys to a transfer (a logical
-// hop over several physical links) and fault_handling values; Pipeline / DimRotation only use
-// chunks, per-phase dimensions and `after` edges between phases, which are already general.
+// How a logical hop is carried (hops.hpp): by default over the ring's own link in `direction`.
+// FoldedRing sets fold_at = p: the hop from position p to p + direction (whose link has failed)
+// goes the other way round, N-1 hops over the opposite-direction links. MATE sets via: every
+// hop goes through the neighbouring ring on side `side` of dimension `dimension` (one hop there,
+// one hop along the ring's dimension on that ring, one hop back): a logical link of 3 hops.
+//
+// Lanes: steps of one chunk that move disjoint parts of the data may run concurrently (MATEe's
+// folded faulty ring beside the healthy rings' HalfRing; MATE's acceleration planes). A step's
+// lane names its chain: the steps of one (chunk, lane) are totally ordered by `after`, different
+// lanes need not be. Verification proves that no interleaving of the lanes can send data a node
+// does not hold (verify.hpp).
 #pragma once
 #include "core/json_reader.hpp"
 
@@ -54,6 +62,9 @@ struct RingTransfer {
   int dest_offset = 0;   // its destination is position i + dest_offset
   Fraction fraction;     // of a block
   std::optional<std::vector<std::int64_t>> rings; // nullopt = every ring; else sorted, unique
+  int fold_at = -1;  // >= 0: the hop leaving this position goes the other way round (FoldedRing)
+  int via_dim = -1;  // >= 0: every hop goes through the neighbouring ring in this dimension (MATE)
+  int via_side = 0;  // +1 / -1: which neighbouring ring (with via_dim)
   friend bool operator==(const RingTransfer&, const RingTransfer&) = default;
 };
 
@@ -61,6 +72,7 @@ struct Step {
   std::int64_t id = 0;
   std::vector<std::int64_t> after; // sorted, unique, each < id
   bool shared_links = false;
+  int lane = 0; // the chain of its chunk it belongs to (see above)
   std::vector<RingTransfer> transfers;
   friend bool operator==(const Step&, const Step&) = default;
 };
@@ -95,6 +107,7 @@ struct Schedule {
   std::string fault_handling; // "none"
   std::int64_t bytes_per_node = 0;
   int chunks = 1;
+  int lanes = 1; // lanes per chunk: every step's lane is < lanes
   std::vector<Phase> phases;
   std::optional<Verification> verification;
   std::string network_fingerprint;

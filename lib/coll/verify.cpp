@@ -1,5 +1,6 @@
 #include "coll/verify.hpp"
 
+#include "coll/hops.hpp"
 #include "coll/rings.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -28,10 +29,13 @@ public:
   Verification run() {
     check_header();
     check_order();
-    for (std::size_t p = 0; p < s_.phases.size(); ++p) simulate_phase(p);
+    check_links();
+    for (const Group& grp : groups_) simulate_group(grp);
     v_.delivered = true;
     v_.method = "exact per-ring store-and-forward simulation of every (origin, destination) block "
-                "in integer units of 1/L block, composed over dimensions";
+                "in integer units of 1/L block, every interleaving of concurrent lanes covered, "
+                "composed over dimensions; every physical hop checked against faults and "
+                "same-step contention";
     v_.phases_checked = static_cast<std::int64_t>(s_.phases.size());
     v_.steps_checked = s_.step_count();
     v_.failed_links_avoided = std::count(down_links_.begin(), down_links_.end(), 1);
@@ -39,6 +43,14 @@ public:
   }
 
 private:
+  struct Loc {
+    std::size_t phase = 0, index = 0;
+  };
+  struct Group { // one chunk's steps along one dimension, in id order
+    int chunk = 0, dim = 0;
+    std::vector<Loc> steps;
+  };
+
   [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
     throw Error(kind_, where_ + pointer, what);
   }
@@ -80,175 +92,241 @@ private:
                                                        std::to_string(ph.dimension) + " has " +
                                                        std::to_string(ring_count) + " rings)");
           if (tr.origin_offset >= ph.ring_size || tr.dest_offset >= ph.ring_size ||
-              (tr.direction != 1 && tr.direction != -1))
-            fail(transfer_ptr(p, k, t), "offsets or direction out of range");
+              (tr.direction != 1 && tr.direction != -1) || tr.fold_at >= ph.ring_size)
+            fail(transfer_ptr(p, k, t), "offsets, direction or fold_at out of range");
+          if (tr.via_dim >= 0 &&
+              (tr.via_dim >= geo_.dims() || tr.via_dim == ph.dimension ||
+               (tr.via_side != 1 && tr.via_side != -1) || geo_.size(tr.via_dim) < 3))
+            fail(transfer_ptr(p, k, t) + "/via",
+                 "must name another dimension of at least 3 chips and side +1 or -1");
         }
     }
   }
 
-  // Check 2 of verify.hpp. last_[s][c] = the largest id of a chunk-c step among s's ancestors.
+  // Check 2 of verify.hpp. last[s][c * lanes + l] = the largest id of a (chunk c, lane l) step
+  // among s's ancestors. Builds groups_: per chunk, its steps of each dimension, in id order.
   void check_order() {
     std::int64_t n_steps = s_.step_count();
-    std::int64_t n_chunks = s_.chunks;
-    if (n_steps * n_chunks > kMaxOrderTable)
-      fail("/step_count", "too many steps x chunks to verify (" + std::to_string(n_steps) + " x " +
-                              std::to_string(n_chunks) + ")");
-    struct Loc {
-      std::size_t phase = 0, index = 0;
-    };
+    const auto C = static_cast<std::size_t>(s_.chunks);
+    const auto NL = static_cast<std::size_t>(s_.lanes);
+    const std::size_t cols = C * NL;
+    if (n_steps * static_cast<std::int64_t>(cols) > kMaxOrderTable)
+      fail("/step_count", "too many steps x chunks x lanes to verify (" + std::to_string(n_steps) +
+                              " x " + std::to_string(cols) + ")");
     std::vector<Loc> loc(static_cast<std::size_t>(n_steps));
     std::vector<char> seen(static_cast<std::size_t>(n_steps), 0);
     for (std::size_t p = 0; p < s_.phases.size(); ++p)
       for (std::size_t k = 0; k < s_.phases[p].steps.size(); ++k) {
-        std::int64_t id = s_.phases[p].steps[k].id;
-        if (id < 0 || id >= n_steps || seen[static_cast<std::size_t>(id)])
+        const Step& st = s_.phases[p].steps[k];
+        if (st.id < 0 || st.id >= n_steps || seen[static_cast<std::size_t>(st.id)])
           fail(step_ptr(p, k) + "/id", "step ids must be dense and unique");
-        seen[static_cast<std::size_t>(id)] = 1;
-        loc[static_cast<std::size_t>(id)] = {p, k};
+        if (st.lane < 0 || st.lane >= s_.lanes)
+          fail(step_ptr(p, k) + "/lane", "lane " + std::to_string(st.lane) +
+                                             " outside 0.." + std::to_string(s_.lanes - 1));
+        seen[static_cast<std::size_t>(st.id)] = 1;
+        loc[static_cast<std::size_t>(st.id)] = {p, k};
       }
-    auto chunk_of = [&](std::int64_t id) {
-      return static_cast<std::size_t>(s_.phases[loc[static_cast<std::size_t>(id)].phase].chunk);
+    auto col_of = [&](std::int64_t id) {
+      const Loc& l = loc[static_cast<std::size_t>(id)];
+      const Phase& ph = s_.phases[l.phase];
+      return static_cast<std::size_t>(ph.chunk) * NL +
+             static_cast<std::size_t>(ph.steps[l.index].lane);
     };
-    const auto C = static_cast<std::size_t>(n_chunks);
-    std::vector<std::int64_t> last(static_cast<std::size_t>(n_steps) * C, -1);
-    std::vector<std::int64_t> prev_of_chunk(C, -1);
-    std::vector<std::vector<std::size_t>> phase_runs(C); // phases of each chunk, in run order
+    std::vector<std::int64_t> last(static_cast<std::size_t>(n_steps) * cols, -1);
+    std::vector<std::int64_t> lane_last(cols, -1); // the latest step of each (chunk, lane)
+    std::vector<std::int64_t> barrier(cols, -1);   // lane_last when the chunk's group began
+    std::vector<int> group_dim(C, -1);             // the dimension of each chunk's group
+    std::vector<std::vector<char>> done_dim(C, std::vector<char>(64, 0));
+    std::vector<std::size_t> group_of(C, 0); // index into groups_ of the chunk's current group
     for (std::int64_t id = 0; id < n_steps; ++id) {
       const Loc& l = loc[static_cast<std::size_t>(id)];
-      const Step& st = s_.phases[l.phase].steps[l.index];
-      std::int64_t* row = &last[static_cast<std::size_t>(id) * C];
+      const Phase& ph = s_.phases[l.phase];
+      const Step& st = ph.steps[l.index];
+      std::int64_t* row = &last[static_cast<std::size_t>(id) * cols];
       for (std::int64_t a : st.after) {
         if (a < 0 || a >= id)
           fail(step_ptr(l.phase, l.index) + "/after", "must list earlier steps");
-        const std::int64_t* arow = &last[static_cast<std::size_t>(a) * C];
-        for (std::size_t c = 0; c < C; ++c) row[c] = std::max(row[c], arow[c]);
-        row[chunk_of(a)] = std::max(row[chunk_of(a)], a);
+        const std::int64_t* arow = &last[static_cast<std::size_t>(a) * cols];
+        for (std::size_t c = 0; c < cols; ++c) row[c] = std::max(row[c], arow[c]);
+        row[col_of(a)] = std::max(row[col_of(a)], a);
       }
-      std::size_t c = chunk_of(id);
-      if (row[c] != prev_of_chunk[c])
+      const auto c = static_cast<std::size_t>(ph.chunk);
+      const std::size_t col = col_of(id);
+      if (row[col] != lane_last[col])
         fail(step_ptr(l.phase, l.index) + "/after",
              "step " + std::to_string(id) +
-                 " does not wait (directly or through other steps) for "
-                 "step " +
-                 std::to_string(prev_of_chunk[c]) + " of the same chunk " + std::to_string(c) +
-                 ": the steps of a chunk move the same data and must run in order");
-      prev_of_chunk[c] = id;
-      auto& runs = phase_runs[c];
-      if (runs.empty() || runs.back() != l.phase) {
-        if (std::find(runs.begin(), runs.end(), l.phase) != runs.end())
+                 " does not wait (directly or through other steps) for step " +
+                 std::to_string(lane_last[col]) + " of the same chunk " + std::to_string(c) +
+                 " and lane " + std::to_string(st.lane) +
+                 ": the steps of a lane move the same data and must run in order");
+      if (group_dim[c] != ph.dimension) {
+        // A new dimension group of the chunk: it starts after every lane of the previous one.
+        if (done_dim[c][static_cast<std::size_t>(ph.dimension)])
           fail(step_ptr(l.phase, l.index),
-               "phase '" + s_.phases[l.phase].name + "' of chunk " + std::to_string(c) +
-                   " is interleaved with another phase of the same chunk");
-        runs.push_back(l.phase);
+               "chunk " + std::to_string(c) + " returns to dimension " +
+                   std::to_string(ph.dimension) +
+                   " after another one (a dimension's phases must be contiguous)");
+        done_dim[c][static_cast<std::size_t>(ph.dimension)] = 1;
+        group_dim[c] = ph.dimension;
+        for (std::size_t k = 0; k < NL; ++k) barrier[c * NL + k] = lane_last[c * NL + k];
+        group_of[c] = groups_.size();
+        groups_.push_back({static_cast<int>(c), ph.dimension, {}});
       }
+      for (std::size_t k = 0; k < NL; ++k)
+        if (row[c * NL + k] < barrier[c * NL + k])
+          fail(step_ptr(l.phase, l.index) + "/after",
+               "step " + std::to_string(id) + " (dimension " + std::to_string(ph.dimension) +
+                   ") does not wait for step " + std::to_string(barrier[c * NL + k]) +
+                   ", the end of lane " + std::to_string(k) + " of chunk " + std::to_string(c) +
+                   "'s previous dimension");
+      lane_last[col] = id;
+      groups_[group_of[c]].steps.push_back(l);
     }
-    // Each chunk: one phase per dimension of size > 1 (a phase's ring all-to-all fixes one
-    // coordinate; two phases on one dimension, or a missing one, break the composition).
-    std::vector<std::vector<int>> per_dim(C,
-                                          std::vector<int>(static_cast<std::size_t>(geo_.dims())));
-    for (auto& ph : s_.phases)
-      per_dim[static_cast<std::size_t>(ph.chunk)][static_cast<std::size_t>(ph.dimension)]++;
+    // Each chunk: one group per dimension of size > 1 (a group's ring all-to-all fixes one
+    // coordinate; a missing one breaks the composition).
     for (std::size_t c = 0; c < C; ++c)
-      for (int d = 0; d < geo_.dims(); ++d) {
-        int count = per_dim[c][static_cast<std::size_t>(d)];
-        if (count > 1 || (count == 0 && geo_.size(d) > 1))
-          fail("/phases", "chunk " + std::to_string(c) + " has " + std::to_string(count) +
-                              " phases along dimension " + std::to_string(d) +
-                              " (needs exactly one)");
-      }
+      for (int d = 0; d < geo_.dims(); ++d)
+        if (geo_.size(d) > 1 && !done_dim[c][static_cast<std::size_t>(d)])
+          fail("/phases", "chunk " + std::to_string(c) + " has no phase along dimension " +
+                              std::to_string(d) + " (needs one)");
   }
 
-  // Check 3 and 4 for one phase, ring by ring.
-  void simulate_phase(std::size_t p) {
-    const Phase& ph = s_.phases[p];
-    const int n = ph.ring_size;
-    const int d = ph.dimension;
+  // Check 3 for one dimension group of a chunk, ring by ring, lane by lane.
+  //
+  // Lanes run concurrently, so a take must be covered in every interleaving: per lane the
+  // running change of every cell and its minimum so far are kept, and a take is accepted only if
+  // the initial amount plus the sum over lanes of their minima stays >= 0. In the worst
+  // interleaving every other lane has taken all it ever takes before delivering anything, so
+  // this is exactly "no schedule order can send data the node does not hold"; with one lane it
+  // is the plain store-and-forward check. Conservation and the final state use the totals.
+  void simulate_group(const Group& grp) {
+    const Phase& ph0 = s_.phases[grp.steps.front().phase];
+    const int n = ph0.ring_size;
+    const int d = grp.dim;
     const DimRings rings(geo_, d);
     std::int64_t L = 1;
-    for (auto& st : ph.steps)
+    std::vector<int> lane_slot(static_cast<std::size_t>(s_.lanes), -1);
+    int used = 0;
+    for (const Loc& l : grp.steps) {
+      const Step& st = s_.phases[l.phase].steps[l.index];
+      if (s_.phases[l.phase].ring_size != n) fail(phase_ptr(l.phase), "ring size changes");
+      if (lane_slot[static_cast<std::size_t>(st.lane)] < 0)
+        lane_slot[static_cast<std::size_t>(st.lane)] = used++;
       for (auto& t : st.transfers) {
         L = std::lcm(L, t.fraction.den);
-        if (L > kMaxUnits) fail(phase_ptr(p), "fractions too fine to verify exactly (lcm > 2^40)");
+        if (L > kMaxUnits)
+          fail(phase_ptr(l.phase), "fractions too fine to verify exactly (lcm > 2^40)");
       }
+    }
     const auto N = static_cast<std::size_t>(n);
+    const std::size_t cells = N * N * N;
     auto cell = [N](int holder, int origin, int dest) {
       return (static_cast<std::size_t>(holder) * N + static_cast<std::size_t>(origin)) * N +
              static_cast<std::size_t>(dest);
     };
-    std::vector<std::int64_t> amount(N * N * N);
-    std::vector<std::int64_t> stamp(static_cast<std::size_t>(net_.channel_count()), -1);
-    std::int64_t stamp_id = 0;
-    // Per ring: each position's chip and, per direction, its neighbour and outgoing channel.
-    std::vector<std::int64_t> chip(N), next[2], chan[2];
-    for (int s = 0; s < 2; ++s) next[s].resize(N), chan[s].resize(N);
+    std::vector<std::int64_t> total(cells), smin(cells);
+    std::vector<std::int64_t> delta(cells * static_cast<std::size_t>(used));
+    std::vector<std::int64_t> lowest(cells * static_cast<std::size_t>(used));
     for (std::int64_t r = 0; r < rings.count(); ++r) {
-      for (int i = 0; i < n; ++i) {
-        auto ui = static_cast<std::size_t>(i);
-        chip[ui] = rings.chip(r, i);
-        for (int s = 0; s < 2; ++s) {
-          next[s][ui] = geo_.neighbour(chip[ui], d, s ? -1 : 1);
-          chan[s][ui] = geo_.channel(chip[ui], d, s ? -1 : 1);
-        }
-      }
-      std::fill(amount.begin(), amount.end(), 0);
+      std::fill(total.begin(), total.end(), 0);
+      std::fill(smin.begin(), smin.end(), 0);
+      std::fill(delta.begin(), delta.end(), 0);
+      std::fill(lowest.begin(), lowest.end(), 0);
       for (int i = 0; i < n; ++i)
-        for (int q = 0; q < n; ++q) amount[cell(i, i, q)] = L;
-      for (std::size_t k = 0; k < ph.steps.size(); ++k) {
-        const Step& st = ph.steps[k];
-        ++stamp_id;
+        for (int q = 0; q < n; ++q) total[cell(i, i, q)] = L;
+      for (const Loc& l : grp.steps) {
+        const Step& st = s_.phases[l.phase].steps[l.index];
+        const std::size_t base =
+            static_cast<std::size_t>(lane_slot[static_cast<std::size_t>(st.lane)]) * cells;
         // Pass 1: every transfer takes its piece from the state before the step.
         for (std::size_t t = 0; t < st.transfers.size(); ++t) {
           const RingTransfer& tr = st.transfers[t];
           if (tr.rings && !std::binary_search(tr.rings->begin(), tr.rings->end(), r)) continue;
           std::int64_t units = tr.fraction.num * (L / tr.fraction.den);
-          const auto sd = static_cast<std::size_t>(tr.direction > 0 ? 0 : 1);
           for (int i = 0; i < n; ++i) {
             int o = wrap(i + tr.origin_offset, n), q = wrap(i + tr.dest_offset, n);
-            std::int64_t& a = amount[cell(i, o, q)];
-            const auto ui = static_cast<std::size_t>(i);
-            std::int64_t src = chip[ui];
-            if (a < units)
-              fail(transfer_ptr(p, k, t),
-                   "step " + std::to_string(st.id) + ": " + chip_text(geo_, src) + " (ring " +
-                       std::to_string(r) + ", position " + std::to_string(i) + ") would send " +
-                       to_string(tr.fraction) + " of the block from position " + std::to_string(o) +
-                       " to position " + std::to_string(q) + " but holds only " +
-                       std::to_string(a) + "/" + std::to_string(L) + " of it");
-            a -= units;
-            check_hop(p, k, t, st, src, next[sd][ui], chan[sd][ui], stamp, stamp_id);
+            const std::size_t c = cell(i, o, q);
+            std::int64_t& dl = delta[base + c];
+            std::int64_t& lo = lowest[base + c];
+            dl -= units;
+            total[c] -= units;
+            if (dl < lo) {
+              smin[c] += dl - lo;
+              lo = dl;
+            }
+            std::int64_t have = (i == o ? L : 0) + smin[c] + units;
+            if (have < units)
+              fail(transfer_ptr(l.phase, l.index, t),
+                   "step " + std::to_string(st.id) + ": " + chip_text(geo_, rings.chip(r, i)) +
+                       " (ring " + std::to_string(r) + ", position " + std::to_string(i) +
+                       ") would send " + to_string(tr.fraction) + " of the block from position " +
+                       std::to_string(o) + " to position " + std::to_string(q) +
+                       " but holds only " + std::to_string(std::max<std::int64_t>(have, 0)) +
+                       "/" + std::to_string(L) + " of it" +
+                       (used > 1 ? " in the worst interleaving of its lanes" : ""));
           }
         }
         // Pass 2: deliveries land after every transfer of the step has been taken.
         for (const RingTransfer& tr : st.transfers) {
           if (tr.rings && !std::binary_search(tr.rings->begin(), tr.rings->end(), r)) continue;
           std::int64_t units = tr.fraction.num * (L / tr.fraction.den);
-          for (int i = 0; i < n; ++i)
-            amount[cell(wrap(i + tr.direction, n), wrap(i + tr.origin_offset, n),
-                        wrap(i + tr.dest_offset, n))] += units;
+          for (int i = 0; i < n; ++i) {
+            const std::size_t c = cell(wrap(i + tr.direction, n), wrap(i + tr.origin_offset, n),
+                                       wrap(i + tr.dest_offset, n));
+            delta[base + c] += units;
+            total[c] += units;
+          }
         }
       }
       for (int h = 0; h < n; ++h)
         for (int o = 0; o < n; ++o)
           for (int q = 0; q < n; ++q) {
-            std::int64_t a = amount[cell(h, o, q)];
+            std::int64_t a = total[cell(h, o, q)];
             std::int64_t want = h == q ? L : 0;
             if (a != want)
-              fail(phase_ptr(p), "not delivered: at the end of phase '" + ph.name + "' " +
-                                     chip_text(geo_, rings.chip(r, h)) + " (ring " +
-                                     std::to_string(r) + ", position " + std::to_string(h) +
-                                     ") holds " + std::to_string(a) + "/" + std::to_string(L) +
-                                     " of the block from position " + std::to_string(o) +
-                                     " to position " + std::to_string(q) + ", expected " +
-                                     (want ? "all of it" : "none"));
+              fail(phase_ptr(grp.steps.back().phase),
+                   "not delivered: at the end of chunk " + std::to_string(grp.chunk) +
+                       "'s phases along dimension " + std::to_string(d) + " " +
+                       chip_text(geo_, rings.chip(r, h)) + " (ring " + std::to_string(r) +
+                       ", position " + std::to_string(h) + ") holds " + std::to_string(a) + "/" +
+                       std::to_string(L) + " of the block from position " + std::to_string(o) +
+                       " to position " + std::to_string(q) + ", expected " +
+                       (want ? "all of it" : "none"));
           }
       ++v_.rings_checked;
       v_.pieces_checked += static_cast<std::int64_t>(n) * n;
     }
   }
 
+  // Check 4, step by step over every ring: every physical hop of every logical hop.
+  void check_links() {
+    std::vector<std::int64_t> stamp(static_cast<std::size_t>(net_.channel_count()), -1);
+    for (std::size_t p = 0; p < s_.phases.size(); ++p) {
+      const Phase& ph = s_.phases[p];
+      const DimRings rings(geo_, ph.dimension);
+      const int n = ph.ring_size;
+      for (std::size_t k = 0; k < ph.steps.size(); ++k) {
+        const Step& st = ph.steps[k];
+        for (std::size_t t = 0; t < st.transfers.size(); ++t) {
+          const RingTransfer& tr = st.transfers[t];
+          auto one_ring = [&](std::int64_t r) {
+            for (int i = 0; i < n; ++i)
+              for_each_hop(geo_, ph.dimension, n, rings.chip(r, i), i, tr,
+                           [&](std::int64_t src, std::int64_t dst, std::int64_t ch) {
+                             check_hop(p, k, t, st, src, dst, ch, stamp);
+                           });
+          };
+          if (tr.rings)
+            for (std::int64_t r : *tr.rings) one_ring(r);
+          else
+            for (std::int64_t r = 0; r < rings.count(); ++r) one_ring(r);
+        }
+      }
+    }
+  }
+
   void check_hop(std::size_t p, std::size_t k, std::size_t t, const Step& st, std::int64_t src,
-                 std::int64_t dst, std::int64_t ch, std::vector<std::int64_t>& stamp,
-                 std::int64_t stamp_id) {
+                 std::int64_t dst, std::int64_t ch, std::vector<std::int64_t>& stamp) {
     ++v_.hop_transfers_checked;
     std::int64_t link = topo::link_of_channel(ch);
     if (down_chips_[static_cast<std::size_t>(src)] || down_chips_[static_cast<std::size_t>(dst)])
@@ -263,12 +341,12 @@ private:
                                       " over failed link " + std::to_string(link));
     if (!st.shared_links) {
       auto& s = stamp[static_cast<std::size_t>(ch)];
-      if (s == stamp_id)
+      if (s == st.id)
         fail(transfer_ptr(p, k, t), "step " + std::to_string(st.id) +
                                         " puts two transfers on the directed link " +
                                         chip_text(geo_, src) + " -> " + chip_text(geo_, dst) +
                                         " (set shared_links if that is intended)");
-      s = stamp_id;
+      s = st.id;
     }
   }
 
@@ -278,6 +356,7 @@ private:
   ErrorKind kind_;
   std::string where_;
   std::vector<char> down_links_, down_chips_;
+  std::vector<Group> groups_;
   Verification v_;
 };
 

@@ -263,7 +263,7 @@ TEST_CASE("verification catches injected bugs", "[coll]") {
     Schedule s = good;
     s.phases[2].dimension = 1;
     s.phases[2].ring_size = 4;
-    CHECK(input_error(s).find("phases along dimension") != std::string::npos);
+    CHECK(input_error(s).find("no phase along dimension 2") != std::string::npos);
   }
   SECTION("a block size that does not match bytes_per_node") {
     Schedule s = good;
@@ -374,20 +374,27 @@ TEST_CASE("generate: registry names, collectives, faults", "[coll]") {
   req.collective = "broadcast";
   CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Usage);
   req.collective = "all-to-all";
-  req.algorithm = "halfring";
+  req.algorithm = "doublering";
   auto [kind, msg] = error_of([&] { generate(req, net, {}); });
   CHECK(kind == ErrorKind::Usage);
-  CHECK(msg.find("ring") != std::string::npos);
+  CHECK(msg.find("halfring") != std::string::npos);
   req.algorithm = "ring";
-  req.dim_scheduling = "dimrotation";
+  req.dim_scheduling = "spiral";
   CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Usage);
+  req.dim_scheduling = "dimrotation";
+  req.chunks = 4; // dimrotation fixes its chunks
+  CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Usage);
+  req.dim_scheduling = "pipeline";
+  req.chunks = 65;
+  CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Usage);
+  req.chunks = 0;
   req.dim_scheduling = "sequential";
   topo::FaultRequest fr;
   fr.links = {"#3"};
   auto [k2, m2] = error_of([&] { generate(req, net, topo::make_faults(net, fr)); });
   CHECK(k2 == ErrorKind::Infeasible);
   CHECK(m2.find("link 3") != std::string::npos);
-  CHECK(m2.find("FoldedRing") != std::string::npos);
+  CHECK(m2.find("foldedring") != std::string::npos);
   fr = {};
   fr.chips = {"2"};
   CHECK(error_of([&] { generate(req, net, topo::make_faults(net, fr)); }).first ==
@@ -406,10 +413,12 @@ TEST_CASE("registry: one consistent list", "[coll]") {
   for (auto& d : dim_schedulings()) CHECK(d.compose != nullptr);
   json j = describe();
   CHECK(j["algorithms"][0]["name"] == "ring");
-  CHECK(j["collectives"][0]["algorithms"] == json({"ring"}));
+  CHECK(j["collectives"][0]["algorithms"] ==
+        json({"ring", "halfring", "foldedring", "mate", "matee"}));
   CHECK(j["collectives"][1]["algorithms"] == json::array());
   CHECK(j["dim_scheduling"][0]["name"] == "sequential");
-  CHECK(algorithm_names() == "ring");
+  CHECK(algorithm_names() == "ring, halfring, foldedring, mate, matee");
+  CHECK(dim_scheduling_names() == "sequential, pipeline, dimrotation");
 }
 
 TEST_CASE("16x16x16 ring all-to-all: compact and verified", "[coll]") {

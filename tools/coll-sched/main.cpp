@@ -34,7 +34,11 @@ std::string help_text() {
   s += "\nExamples:\n"
        "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
        "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB\n"
-       "  coll-sched -i net.json --bytes 8KB -o sched.json\n"
+       "  # HalfRing + DimRotation; MATEe around one failed Y link of the 4x4x4 torus:\n"
+       "  ... | coll-sched --algorithm halfring --dims dimrotation --bytes 8MiB\n"
+       "  topo-gen --pick 'torus:4x4x4/b1x1x1' --fail-link '(0,0,0)-(0,1,0)' -i cands.json \\\n"
+       "    | coll-sched --algorithm matee --dims dimrotation --bytes 8MiB | net-sim\n"
+       "  coll-sched -i net.json --bytes 8KB --dims pipeline --chunks 6 -o sched.json\n"
        "  coll-sched --check -i hand-edited.json > checked.json\n"
        "  coll-sched --describe\n";
   return s;
@@ -44,6 +48,7 @@ std::string help_text() {
 
 int main(int argc, char** argv) {
   std::string collective = "all-to-all", algorithm = "ring", dims = "sequential", bytes;
+  int chunks = 0;
   bool describe = false, check = false;
   const std::string help = help_text();
   return tool::run(
@@ -57,6 +62,9 @@ int main(int argc, char** argv) {
         app.add_option("--bytes", bytes, "Bytes per node, S (e.g. 64MiB, 8KB, 4096); required");
         app.add_option("--dims", dims, "Dimension scheduling: " + coll::dim_scheduling_names())
             ->default_str("sequential");
+        app.add_option("--chunks", chunks,
+                       "Chunks of --dims pipeline (default 6, the paper's); dimrotation uses one "
+                       "per dimension, sequential one");
         app.add_flag("--describe", describe,
                      "Print the collectives, algorithms and dimension schedulers as JSON and exit");
         app.add_flag("--check", check,
@@ -97,6 +105,8 @@ int main(int argc, char** argv) {
         if (b > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
           fail_usage("--bytes", "too large");
         req.bytes_per_node = static_cast<std::int64_t>(b);
+        req.chunks = chunks;
+        coll::resolve_chunks(coll::require_dim_scheduling(req.dim_scheduling, "--dims"), chunks);
         coll::require_implements(alg, req.collective, "--collective");
         Document d = tool::load(c);
         const topo::Network& net = d.require_network("coll-sched");

@@ -1,0 +1,39 @@
+// The physical links of one logical ring hop (schedule.hpp, "How a logical hop is carried"): the
+// one place that turns a ring transfer's hop into channels, for verification and simulation.
+#pragma once
+#include "coll/schedule.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <cstdint>
+
+namespace icnkit::coll {
+
+// Calls emit(src_chip, dst_chip, channel) for every physical hop, in order, of the logical hop
+// of transfer `t` that leaves `chip` (ring position `pos`, ring size n) in a phase along
+// dimension d.
+template <class Emit>
+void for_each_hop(const topo::TorusGeometry& g, int d, int n, std::int64_t chip, int pos,
+                  const RingTransfer& t, Emit&& emit) {
+  auto hop = [&](std::int64_t from, int dim, int dir) {
+    std::int64_t to = g.neighbour(from, dim, dir);
+    emit(from, to, g.channel(from, dim, dir));
+    return to;
+  };
+  if (t.via_dim >= 0) {
+    std::int64_t c = hop(chip, t.via_dim, t.via_side);
+    c = hop(c, d, t.direction);
+    hop(c, t.via_dim, -t.via_side);
+  } else if (t.fold_at == pos) {
+    std::int64_t c = chip;
+    for (int k = 0; k < n - 1; ++k) c = hop(c, d, -t.direction);
+  } else {
+    hop(chip, d, t.direction);
+  }
+}
+
+// Physical hops of one logical hop of `t` (1, 3 via another ring, n-1 at the fold).
+inline int hop_count(const RingTransfer& t, int pos, int n) {
+  return t.via_dim >= 0 ? 3 : t.fold_at == pos ? n - 1 : 1;
+}
+
+} // namespace icnkit::coll

@@ -1,0 +1,66 @@
+// Dimension plans: what one chunk does along one dimension of a (possibly faulty) torus, for
+// each algorithm. A dimension scheduler (dims.hpp) places the plans of every chunk in time.
+//
+// A plan is a list of phases that run one after the other (a phase starts when every lane of the
+// previous one has finished); the lanes of a phase run concurrently on disjoint parts of the
+// data (schedule.hpp). The first phase is the normal one; MATE and MATEe add acceleration phases
+// (algorithms.md §5), which the scheduler keeps apart from every other chunk's traffic.
+#pragma once
+#include "coll/ring.hpp"
+#include "topo/faults.hpp"
+#include "topo/network.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace icnkit::coll {
+
+struct LanePlan {
+  int lane = 0;
+  RingPlan steps;
+};
+struct PhasePlan {
+  std::string suffix; // "" for the normal phase, "accel0", "accel1" ... for acceleration phases
+  std::vector<LanePlan> lanes;
+};
+struct DimPlan {
+  std::vector<PhasePlan> phases;
+};
+
+// The failed links of one dimension as the ring algorithms see them.
+struct DimFaults {
+  std::vector<std::int64_t> healthy;              // rings without a failed link, ascending
+  std::map<std::int64_t, std::vector<int>> faulty; // ring -> positions p whose link p -> p+1 failed
+};
+
+// Per dimension. Failed chips are Error(Infeasible) (no ring algorithm here serves a ring with a
+// missing member); faults on size-1 dimensions (self-loops, unused) are ignored.
+std::vector<DimFaults> dim_faults(const topo::TorusGeometry& g, const topo::Network& net,
+                                  const topo::Faults& faults, const std::string& who);
+
+struct DimContext {
+  const topo::TorusGeometry* geometry = nullptr;
+  int dim = 0;
+  const DimFaults* faults = nullptr;
+  const std::vector<char>* down_links = nullptr;
+  std::string algorithm; // for messages
+};
+
+DimPlan ring_dim_plan(const DimContext& c);
+DimPlan halfring_dim_plan(const DimContext& c);
+// Healthy rings run the bidirectional Ring, a ring with one failed link the folded ring;
+// Error(Infeasible) for a ring with two or more.
+DimPlan foldedring_dim_plan(const DimContext& c);
+// HalfRing on the healthy rings; each faulty ring's data goes through acceleration planes and
+// (with one fault) its folded ring. Error(Infeasible) for a ring no plane and no fold can serve.
+DimPlan mate_dim_plan(const DimContext& c);
+DimPlan matee_dim_plan(const DimContext& c);
+
+// r = T_HalfRing / T_FoldedRing (bandwidth terms, Table 1): N/(4(N-1)) for even N, (N+1)/(4N)
+// for odd N. MATEe's static fraction and the acceleration split derive from it.
+Fraction halfring_folded_ratio(int n);
+
+} // namespace icnkit::coll
