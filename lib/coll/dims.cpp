@@ -39,7 +39,8 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   // phase; chunk_end[c]: the chunk's latest end so far.
   std::vector<std::vector<Ends>> group_end(static_cast<std::size_t>(C));
   std::vector<Ends> chunk_end(static_cast<std::size_t>(C));
-  for (int c = 0; c < C; ++c) group_end[static_cast<std::size_t>(c)].resize(order[static_cast<std::size_t>(c)].size());
+  for (int c = 0; c < C; ++c)
+    group_end[static_cast<std::size_t>(c)].resize(order[static_cast<std::size_t>(c)].size());
   std::int64_t next = 0;
   int max_lane = 0;
 
@@ -88,7 +89,8 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
 
   int slots = 0;
   for (int c = 0; c < C; ++c)
-    slots = std::max(slots, (pipeline ? c : 0) + static_cast<int>(order[static_cast<std::size_t>(c)].size()));
+    slots = std::max(slots, (pipeline ? c : 0) +
+                                static_cast<int>(order[static_cast<std::size_t>(c)].size()));
   Ends accel_prev_slot;
   for (int slot = 0; slot < slots; ++slot) {
     struct Active {
@@ -97,7 +99,8 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
     std::vector<Active> act;
     for (int c = 0; c < C; ++c) {
       int k = slot - (pipeline ? c : 0);
-      if (k >= 0 && k < static_cast<int>(order[static_cast<std::size_t>(c)].size())) act.push_back({c, k});
+      if (k >= 0 && k < static_cast<int>(order[static_cast<std::size_t>(c)].size()))
+        act.push_back({c, k});
     }
     Ends normals;
     std::vector<Ends> after_normal(act.size());

@@ -4,8 +4,8 @@
 #include "coll/rings.hpp"
 #include "coll/verify.hpp"
 
-#include <algorithm>
 #include "topo/torus_geometry.hpp"
+#include <algorithm>
 
 namespace icnkit::coll {
 

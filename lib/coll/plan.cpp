@@ -166,7 +166,8 @@ DimPlan mate_plan(const DimContext& c, bool early) {
       const auto P = static_cast<std::int64_t>(p->planes.size());
       // 1/(P + rr) = rr.den / (P rr.den + rr.num)
       const std::int64_t den = P * rr.den + rr.num;
-      if (fold) merge(fold_lane, folded_on(n, p->fold_at, p->ring, times(rem, make_fraction(rr.num, den))));
+      if (fold)
+        merge(fold_lane, folded_on(n, p->fold_at, p->ring, times(rem, make_fraction(rr.num, den))));
       if (P > 0) {
         const Fraction share = times(rem, make_fraction(rr.den, den));
         for (int g : p->planes)
@@ -188,8 +189,8 @@ DimPlan mate_plan(const DimContext& c, bool early) {
 std::vector<DimFaults> dim_faults(const topo::TorusGeometry& g, const topo::Network& net,
                                   const topo::Faults& faults, const std::string& who) {
   if (!faults.chips.empty())
-    fail_infeasible("/faults/chips", chip_text(g, faults.chips.front().chip) + " has failed: " +
-                                         who +
+    fail_infeasible("/faults/chips", chip_text(g, faults.chips.front().chip) +
+                                         " has failed: " + who +
                                          " serves failed links only (a ring with a missing "
                                          "member is not handled)");
   std::vector<DimFaults> out(static_cast<std::size_t>(g.dims()));

@@ -32,7 +32,7 @@ struct DimPlan {
 
 // The failed links of one dimension as the ring algorithms see them.
 struct DimFaults {
-  std::vector<std::int64_t> healthy;              // rings without a failed link, ascending
+  std::vector<std::int64_t> healthy;               // rings without a failed link, ascending
   std::map<std::int64_t, std::vector<int>> faulty; // ring -> positions p whose link p -> p+1 failed
 };
 

@@ -173,8 +173,7 @@ void require_implements(const AlgorithmInfo& alg, const std::string& collective,
 int resolve_chunks(const DimSchedulingInfo& dims, int requested) {
   if (requested == 0) return dims.default_chunks;
   if (!dims.takes_chunks)
-    fail_usage("--chunks",
-               "applies to --dims pipeline only (" + dims.name + " fixes its chunks)");
+    fail_usage("--chunks", "applies to --dims pipeline only (" + dims.name + " fixes its chunks)");
   if (requested < 1 || requested > 64) fail_usage("--chunks", "must lie in 1..64");
   return requested;
 }

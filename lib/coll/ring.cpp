@@ -20,7 +20,8 @@ RingPlan ring_all_to_all_plan(int n) {
   RingPlan plan;
   const Fraction half = make_fraction(1, n == 1 ? 1 : 2);
   for (int h = 1; h < n; ++h)
-    for (int j = 1; j <= h; ++j) plan.push_back({sub_stage(n, +1, h, j, half), sub_stage(n, -1, h, j, half)});
+    for (int j = 1; j <= h; ++j)
+      plan.push_back({sub_stage(n, +1, h, j, half), sub_stage(n, -1, h, j, half)});
   return plan;
 }
 
@@ -30,7 +31,8 @@ RingPlan halfring_all_to_all_plan(int n) {
   for (int h = 1; h <= k; ++h) {
     const bool unpaired = n % 2 == 0 && h == k;
     const Fraction f = unpaired ? make_fraction(1, 2) : Fraction{1, 1};
-    for (int j = 1; j <= h; ++j) plan.push_back({sub_stage(n, +1, h, j, f), sub_stage(n, -1, h, j, f)});
+    for (int j = 1; j <= h; ++j)
+      plan.push_back({sub_stage(n, +1, h, j, f), sub_stage(n, -1, h, j, f)});
   }
   return plan;
 }

@@ -66,12 +66,9 @@ json to_json(const Schedule& s) {
       json transfers = json::array();
       for (auto& t : st.transfers) {
         json rings = t.rings ? json(*t.rings) : json("all");
-        json tj = {{"direction", t.direction},
-                   {"origin_offset", t.origin_offset},
-                   {"dest_offset", t.dest_offset},
-                   {"fraction", to_string(t.fraction)},
-                   {"bytes", transfer_bytes(p, t)},
-                   {"rings", rings}};
+        json tj = {{"direction", t.direction},      {"origin_offset", t.origin_offset},
+                   {"dest_offset", t.dest_offset},  {"fraction", to_string(t.fraction)},
+                   {"bytes", transfer_bytes(p, t)}, {"rings", rings}};
         if (t.fold_at >= 0) tj["fold_at"] = t.fold_at;
         if (t.via_dim >= 0) tj["via"] = {{"dimension", t.via_dim}, {"side", t.via_side}};
         transfers.push_back(std::move(tj));

@@ -62,9 +62,9 @@ struct RingTransfer {
   int dest_offset = 0;   // its destination is position i + dest_offset
   Fraction fraction;     // of a block
   std::optional<std::vector<std::int64_t>> rings; // nullopt = every ring; else sorted, unique
-  int fold_at = -1;  // >= 0: the hop leaving this position goes the other way round (FoldedRing)
-  int via_dim = -1;  // >= 0: every hop goes through the neighbouring ring in this dimension (MATE)
-  int via_side = 0;  // +1 / -1: which neighbouring ring (with via_dim)
+  int fold_at = -1; // >= 0: the hop leaving this position goes the other way round (FoldedRing)
+  int via_dim = -1; // >= 0: every hop goes through the neighbouring ring in this dimension (MATE)
+  int via_side = 0; // +1 / -1: which neighbouring ring (with via_dim)
   friend bool operator==(const RingTransfer&, const RingTransfer&) = default;
 };
 

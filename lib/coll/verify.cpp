@@ -121,8 +121,8 @@ private:
         if (st.id < 0 || st.id >= n_steps || seen[static_cast<std::size_t>(st.id)])
           fail(step_ptr(p, k) + "/id", "step ids must be dense and unique");
         if (st.lane < 0 || st.lane >= s_.lanes)
-          fail(step_ptr(p, k) + "/lane", "lane " + std::to_string(st.lane) +
-                                             " outside 0.." + std::to_string(s_.lanes - 1));
+          fail(step_ptr(p, k) + "/lane",
+               "lane " + std::to_string(st.lane) + " outside 0.." + std::to_string(s_.lanes - 1));
         seen[static_cast<std::size_t>(st.id)] = 1;
         loc[static_cast<std::size_t>(st.id)] = {p, k};
       }
@@ -261,8 +261,8 @@ private:
                        " (ring " + std::to_string(r) + ", position " + std::to_string(i) +
                        ") would send " + to_string(tr.fraction) + " of the block from position " +
                        std::to_string(o) + " to position " + std::to_string(q) +
-                       " but holds only " + std::to_string(std::max<std::int64_t>(have, 0)) +
-                       "/" + std::to_string(L) + " of it" +
+                       " but holds only " + std::to_string(std::max<std::int64_t>(have, 0)) + "/" +
+                       std::to_string(L) + " of it" +
                        (used > 1 ? " in the worst interleaving of its lanes" : ""));
           }
         }

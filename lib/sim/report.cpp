@@ -36,6 +36,9 @@ json to_json(const Report& s) {
             {"steps", s.steps},
             {"flows", s.flows},
             {"events", s.events}};
+  if (!s.dim_scheduling.empty()) j["dim_scheduling"] = s.dim_scheduling;
+  if (s.closed_form_s)
+    j["closed_form"] = {{"time_s", *s.closed_form_s}, {"formula", s.closed_form_formula}};
   if (s.step_times) {
     json st = json::array();
     for (auto& [a, b] : *s.step_times) st.push_back(json::array({a, b}));
@@ -90,6 +93,12 @@ Report parse_report(ObjReader& r) {
   s.steps = r.integer("steps", 0);
   s.flows = r.integer("flows", 0);
   s.events = r.integer("events", 0);
+  s.dim_scheduling = r.string_opt("dim_scheduling").value_or("");
+  if (auto cf = r.object_opt("closed_form")) {
+    s.closed_form_s = nonneg(*cf, "time_s");
+    s.closed_form_formula = cf->string("formula");
+    cf->done();
+  }
   if (const json* st = r.raw_opt("step_times")) {
     std::string where = r.where("step_times");
     if (!st->is_array()) fail_input(where, "must be an array of [start_s, end_s] pairs");
@@ -163,7 +172,8 @@ std::string field(const std::string& s) {
 
 std::string csv_header() {
   return "collective,algorithm,n_nodes,bytes_per_node,time_us,algbw_GBps,busbw_GBps,"
-         "max_link_util,mean_link_util,mode,source,phases,steps,flows,network_fingerprint\n";
+         "max_link_util,mean_link_util,mode,source,phases,steps,flows,dim_scheduling,"
+         "closed_form_us,network_fingerprint\n";
 }
 
 std::string csv_row(const Report& s) {
@@ -172,7 +182,8 @@ std::string csv_row(const Report& s) {
          num(s.algbw_bytes_per_s / 1e9) + "," + num(s.busbw_bytes_per_s / 1e9) + "," +
          num(s.link_utilisation.max) + "," + num(s.link_utilisation.mean) + "," + field(s.mode) +
          "," + field(s.source) + "," + std::to_string(s.phases.size()) + "," +
-         std::to_string(s.steps) + "," + std::to_string(s.flows) + "," +
+         std::to_string(s.steps) + "," + std::to_string(s.flows) + "," + field(s.dim_scheduling) +
+         "," + (s.closed_form_s ? num(*s.closed_form_s * 1e6) : std::string()) + "," +
          field(s.network_fingerprint) + "\n";
 }
 

@@ -32,6 +32,7 @@ struct Report {
   std::string source;            // "schedule" (coll-sched's steps) | "traffic" (--traffic)
   std::string collective;        // "all-to-all", ...
   std::string algorithm;         // the schedule's, or "hardware-routing:<routing algorithm>"
+  std::string dim_scheduling;    // the schedule's; empty for --traffic
   std::int64_t n_nodes = 0;      // chips taking part
   std::int64_t bytes_per_node = 0;
   double time_s = 0;
@@ -40,6 +41,9 @@ struct Report {
   std::vector<PhaseTime> phases;
   LinkUtilisation link_utilisation;
   std::string latency_model;
+  // The analytic expectation (coll/closed_form.hpp) when the configuration has one.
+  std::optional<double> closed_form_s;
+  std::string closed_form_formula;
   std::int64_t steps = 0, flows = 0, events = 0;
   // Per step (start_s, end_s), only when asked for (net-sim --step-times).
   std::optional<std::vector<std::pair<double, double>>> step_times;

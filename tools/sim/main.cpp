@@ -1,5 +1,6 @@
 // net-sim: simulate the document's schedule (or a synthetic traffic pattern over the routing) on
 // its network and record the figures as the `report` section, or print them as one CSV row.
+#include "coll/closed_form.hpp"
 #include "coll/expand.hpp"
 #include "coll/verify.hpp"
 #include "common/tool.hpp"
@@ -119,6 +120,13 @@ int main(int argc, char** argv) {
         progress.finish();
         sim::Report rep = sim::make_analytic_report(res, source, collective, algorithm, n_nodes,
                                                     bytes_per_node, net.fingerprint, step_times);
+        if (d.schedule && traffic.empty()) {
+          rep.dim_scheduling = d.schedule->dim_scheduling;
+          if (auto cf = coll::closed_form(*d.schedule, net, faults)) {
+            rep.closed_form_s = cf->time_s;
+            rep.closed_form_formula = cf->formula;
+          }
+        }
         if (format == "csv") {
           write_output(c.output, sim::csv_header() + sim::csv_row(rep));
           return;

@@ -1,0 +1,121 @@
+#include "coll/closed_form.hpp"
+
+#include "coll/plan.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace icnkit::coll {
+
+double ring_time(int n, double S, double B, double alpha, LatencyModel m) {
+  if (n <= 1) return 0;
+  const double N = n;
+  if (m == LatencyModel::Table1) return alpha + (N - 1) * S / (4 * B);
+  return N * (N - 1) / 2 * (alpha + S / (2 * N * B));
+}
+
+double halfring_time(int n, double S, double B, double alpha, LatencyModel m, int plane_hops) {
+  if (n <= 1) return 0;
+  const double N = n, a = alpha * plane_hops;
+  const int k = n / 2;
+  if (m == LatencyModel::Table1)
+    return a + (n % 2 == 0 ? N * S / (8 * B) : (N * N - 1) * S / (8 * N * B));
+  if (n % 2 == 1) return k * (k + 1) / 2.0 * (a + S / (N * B));
+  return k * (k - 1) / 2.0 * (a + S / (N * B)) + k * (a + S / (2 * N * B));
+}
+
+double folded_time(int n, double S, double B, double alpha, LatencyModel m) {
+  if (n <= 1) return 0;
+  const double N = n;
+  if (m == LatencyModel::Table1) return (N - 1) * alpha + (N - 1) * S / (2 * B);
+  return N * (N - 1) / 2 * ((N - 1) * alpha + S / (N * B));
+}
+
+namespace {
+
+double alg_time(const std::string& alg, int n, double S, double B, double a) {
+  const auto m = LatencyModel::PerSubStage;
+  if (alg == "ring" || alg == "foldedring") return ring_time(n, S, B, a, m);
+  return halfring_time(n, S, B, a, m);
+}
+
+} // namespace
+
+std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
+                                      const topo::Faults& faults) {
+  if (s.collective != "all-to-all" || net.links.empty() || !faults.chips.empty()) return {};
+  topo::TorusGeometry g = topo::TorusGeometry::shape_of(net, "closed form");
+  if (topo::TorusGeometry::twisted(net)) return {};
+  std::vector<int> live;
+  for (int d = 0; d < g.dims(); ++d)
+    if (g.size(d) > 1) live.push_back(d);
+  if (live.empty()) return {};
+  const int n = g.size(live.front());
+  for (int d : live)
+    if (g.size(d) != n) return {};
+  const double B = net.links.front().bandwidth_bytes_per_s, a = net.links.front().latency_s;
+  for (auto& l : net.links)
+    if (l.bandwidth_bytes_per_s != B || l.latency_s != a) return {};
+  const int D = static_cast<int>(live.size());
+  const double S = static_cast<double>(s.bytes_per_node);
+  auto down = faults.down_links(net);
+  const auto n_down = std::count(down.begin(), down.end(), 1);
+  ClosedForm out;
+  const std::string name = s.algorithm + "+" + s.dim_scheduling;
+  if (n_down == 0) {
+    if (s.algorithm == "mate" || s.algorithm == "matee") return {};
+    if (s.dim_scheduling == "sequential") {
+      out.time_s = D * alg_time(s.algorithm, n, S, B, a);
+      out.formula = name + ": D T(S) = " + std::to_string(D) + " T(S)";
+    } else if (s.dim_scheduling == "dimrotation") {
+      out.time_s = D * alg_time(s.algorithm, n, S / D, B, a);
+      out.formula = name + ": D T(S/D), D = " + std::to_string(D);
+    } else if (s.dim_scheduling == "pipeline") {
+      const int C = s.chunks;
+      out.time_s = (C + D - 1) * alg_time(s.algorithm, n, S / C, B, a);
+      out.formula = name + ": (C + D - 1) T(S/C), C = " + std::to_string(C);
+    } else {
+      return {};
+    }
+    out.formula += ", per-sub-stage latency model";
+    return out;
+  }
+  if (n_down != 1 || (s.algorithm != "mate" && s.algorithm != "matee")) return {};
+  if (s.dim_scheduling != "sequential" && s.dim_scheduling != "dimrotation") return {};
+  // One failed link, in dimension f: every slot runs one chunk's normal phases (HalfRing, the
+  // faulty ring's folded share r for MATEe), then that chunk's acceleration phase: P planes of
+  // HalfRing over 3-hop logical links and the folded ring, sharing the rest as plan.hpp does.
+  const std::int64_t link = std::find(down.begin(), down.end(), 1) - down.begin();
+  const int f = static_cast<int>(link % g.dims());
+  int P = 0;
+  for (int d : live)
+    if (d != f && g.size(d) >= 3) ++P; // every plane of a single fault is healthy
+  const Fraction rf = halfring_folded_ratio(n);
+  const double r = rf.value();
+  const bool early = s.algorithm == "matee";
+  const double C = s.dim_scheduling == "dimrotation" ? D : 1;
+  const double Sc = S / C;
+  const double rem = early ? 1 - r : 1;
+  const double normal_f = early ? std::max(halfring_time(n, Sc, B, a, LatencyModel::PerSubStage),
+                                           folded_time(n, r * Sc, B, a, LatencyModel::PerSubStage))
+                                : halfring_time(n, Sc, B, a, LatencyModel::PerSubStage);
+  const double plane =
+      P > 0 ? halfring_time(n, rem / (P + r) * Sc, B, a, LatencyModel::PerSubStage, 3) : 0;
+  const double fold = folded_time(n, rem * r / (P + r) * Sc, B, a, LatencyModel::PerSubStage);
+  const double accel = std::max(plane, fold);
+  const double normal = halfring_time(n, Sc, B, a, LatencyModel::PerSubStage);
+  if (s.dim_scheduling == "dimrotation") {
+    // D slots; in each, one chunk is in dimension f and the others in healthy dimensions.
+    out.time_s = D * (std::max(normal, normal_f) + accel);
+    out.formula = name + ": D (max(T_HR(S/D), T_normal,f) + max(T_HR3(w S/D), T_FR(w_f S/D)))";
+  } else {
+    out.time_s = (D - 1) * normal + normal_f + accel;
+    out.formula = name + ": (D-1) T_HR(S) + T_normal,f + max(T_HR3(w S), T_FR(w_f S))";
+  }
+  out.formula += ", P = " + std::to_string(P) + " planes, r = " + to_string(rf) +
+                 ", per-sub-stage latency model";
+  return out;
+}
+
+} // namespace icnkit::coll

@@ -1,0 +1,47 @@
+// Closed forms of the torus all-to-all algorithms (MICRO'25 Table 1, algorithms.md §1-5), so a
+// user sees the analytic expectation next to the simulated time and tests can hold the
+// simulator to it.
+//
+// Two latency models:
+// - PerSubStage: icnkit's store-and-forward model, the one the analytic simulator runs. Every
+//   sub-stage (step) costs the latency of its longest logical hop (alpha per physical hop) plus
+//   its piece at the link bandwidth; steps run back to back. Ring: N(N-1)/2 steps of
+//   alpha + S/(2NB). HalfRing: k(k+1)/2 steps (k = N/2) of h alpha + S/(NB), the unpaired
+//   stage of an even ring S/(2NB), h = 1 (3 on a MATE acceleration plane). FoldedRing:
+//   N(N-1)/2 steps of (N-1) alpha + S/(NB).
+// - Table1: the paper's table: one startup alpha (Ring, HalfRing), (N-1) alpha (FoldedRing),
+//   plus the same transfer terms: (N-1)S/(4B), NS/(8B) (even) or (N^2-1)S/(8NB) (odd),
+//   (N-1)S/(2B).
+// The transfer terms are identical in both; only the startup differs.
+#pragma once
+#include "coll/schedule.hpp"
+#include "topo/faults.hpp"
+#include "topo/network.hpp"
+
+#include <optional>
+#include <string>
+
+namespace icnkit::coll {
+
+enum class LatencyModel { PerSubStage, Table1 };
+
+// One ring of n chips, S bytes per node (S/n per block), B bytes/s per direction, alpha per
+// hop. `plane_hops`: physical hops per logical link (HalfRing on a MATE plane: 3).
+double ring_time(int n, double S, double B, double alpha, LatencyModel m);
+double halfring_time(int n, double S, double B, double alpha, LatencyModel m, int plane_hops = 1);
+double folded_time(int n, double S, double B, double alpha, LatencyModel m);
+
+struct ClosedForm {
+  double time_s = 0;
+  std::string formula; // how it was composed, for the report
+};
+
+// The closed form of a generated schedule on its network, under the per-sub-stage model, where
+// one exists: every dimension of the same size, every link of the same bandwidth and latency,
+// and either no fault (ring / halfring / foldedring with any scheduler) or exactly one failed
+// link (mate / matee with sequential or dimrotation). nullopt otherwise (mixed radix lets
+// DimRotation's chunks meet in one dimension; several faults have no closed form here).
+std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
+                                      const topo::Faults& faults);
+
+} // namespace icnkit::coll
