@@ -1,5 +1,6 @@
 #include "topo/torus.hpp"
 
+#include "core/error.hpp"
 #include "topo/metrics.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -37,6 +38,58 @@ Estimate TorusFamily::estimate(const Context& ctx, const CandidateRun& r, std::i
   for (int s : grid_params_of(r).dimension_sizes) e.diameter += s / 2;
   e.link_count = ctx.n_chip * r.p[0];
   return e;
+}
+
+std::pair<Context, Candidate> torus_from_shape(const std::string& shape, const std::string& where) {
+  auto sizes = [&](const std::string& t) {
+    std::vector<int> out;
+    std::size_t i = 0;
+    while (i <= t.size()) {
+      std::size_t x = t.find('x', i);
+      if (x == std::string::npos) x = t.size();
+      std::string part = t.substr(i, x - i);
+      if (part.empty() || part.size() > 7 || part.find_first_not_of("0123456789") != std::string::npos)
+        fail_usage(where, "expected a shape like 5x5x5x5 or 4x4x4/b2x2x2, got '" + shape + "'");
+      out.push_back(std::stoi(part));
+      i = x + 1;
+    }
+    return out;
+  };
+  auto slash = shape.find('/');
+  TorusParams p;
+  p.dimension_sizes = sizes(shape.substr(0, slash));
+  if (slash == std::string::npos) {
+    p.board_shape.assign(p.dimension_sizes.size(), 1);
+  } else {
+    if (shape.compare(slash, 2, "/b") != 0)
+      fail_usage(where, "expected a board shape after '/b', got '" + shape + "'");
+    p.board_shape = sizes(shape.substr(slash + 2));
+  }
+  std::int64_t n = 1, cpb = 1;
+  for (int v : p.dimension_sizes) {
+    if (v < 2) fail_usage(where, "every dimension needs at least 2 chips: '" + shape + "'");
+    n *= v;
+    if (n > (std::int64_t{1} << 20)) fail_usage(where, "at most 2^20 chips: '" + shape + "'");
+  }
+  for (int v : p.board_shape) {
+    if (v < 1) fail_usage(where, "board sizes must be positive: '" + shape + "'");
+    cpb *= v;
+  }
+  Context ctx;
+  ctx.n_chip = n;
+  ctx.chips_per_board_max = std::max<std::int64_t>(ctx.chips_per_board_max, cpb);
+  Candidate c;
+  c.family = "torus";
+  c.id = torus_candidate_id(p);
+  c.family_attrs = {{"dimension_sizes", p.dimension_sizes}, {"board_shape", p.board_shape}};
+  c.n_endpoint = n;
+  c.derived_chips_per_board = cpb;
+  try {
+    parse_torus_attrs(c, n);
+  } catch (const Error& e) {
+    fail_usage(where, std::string(e.what()) + " ('" + shape + "')");
+  }
+  return {ctx, c};
 }
 
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip) {

@@ -14,6 +14,10 @@ std::string torus_candidate_id(const TorusParams& p);
 // Links crossing a minimum balanced cut of a torus of shape S, and whether that is exact
 // (the longest dimension is even) or an upper bound from a staircase cut (all longest odd).
 std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S);
+// The candidate and context of a torus given by its shape, "5x5x5x5" or "4x4x4/b2x2x2" (board
+// shape; default one chip per board), for topo-gen --torus: any 2 to kMaxTorusDims dimensions,
+// n_chip = the product. Error(Usage) naming `where` for a malformed or infeasible shape.
+std::pair<Context, Candidate> torus_from_shape(const std::string& shape, const std::string& where);
 // Reads and checks a candidate's family_attrs against n_chip.
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip);
 

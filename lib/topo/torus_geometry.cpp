@@ -46,7 +46,7 @@ TorusGeometry TorusGeometry::shape_of(const Network& n, const std::string& who) 
   const json& attrs = n.metrics.family_attrs;
   std::vector<int> sizes;
   bool ok = attrs.is_object() && attrs.contains("dimension_sizes") &&
-            attrs["dimension_sizes"].is_array() && attrs["dimension_sizes"].size() <= 3;
+            attrs["dimension_sizes"].is_array() && attrs["dimension_sizes"].size() <= kMaxTorusDims;
   if (ok)
     for (auto& v : attrs["dimension_sizes"]) {
       ok = ok && v.is_number_integer() && v.get<std::int64_t>() >= 1 &&

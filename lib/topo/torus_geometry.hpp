@@ -8,6 +8,10 @@
 
 namespace icnkit::topo {
 
+// Tori of up to this many dimensions can be generated from a hand-written candidate (topo-enum
+// lists the spec's 2 and 3).
+inline constexpr std::size_t kMaxTorusDims = 6;
+
 class TorusGeometry {
 public:
   explicit TorusGeometry(std::vector<int> sizes);

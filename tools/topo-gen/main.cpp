@@ -4,11 +4,12 @@
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
+#include "topo/torus.hpp"
 
 using namespace icnkit;
 
 int main(int argc, char** argv) {
-  std::string pick;
+  std::string pick, torus_shape;
   std::string format = "json";
   std::string link_bw, link_latency;
   std::vector<std::string> fail_links, fail_chips;
@@ -28,11 +29,16 @@ int main(int argc, char** argv) {
       "--seed 7\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 0 --format dot | dot -Tsvg > net.svg\n"
       "  topo-enum --n-chip 128 | topo-gen --pick 'torus:4x4x8/b2x2x2' --twist\n"
+      "  topo-gen --torus 5x5x5x5 --link-bw 32GB/s --link-latency 100ns > 4d.json\n"
       "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-ocs 0 "
       "--fail-ocs 17\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
+        app.add_option("--torus", torus_shape,
+                       "Generate this torus directly, without a candidates document: "
+                       "'5x5x5x5' or '4x4x4/b2x2x2' (2 to 6 dimensions; topo-enum lists the "
+                       "spec's 2 and 3)");
         app.add_option("-p,--pick", pick,
                        "Candidate id or 0-based index (needed when the list has several)");
         app.add_option("--link-bw", link_bw,
@@ -61,7 +67,15 @@ int main(int argc, char** argv) {
       },
       [&](tool::Common& c) {
         const topo::ExportFormat fmt = topo::parse_export_format(format);
-        Document d = tool::load(c);
+        Document d;
+        if (!torus_shape.empty()) {
+          if (!pick.empty()) fail_usage("--pick", "does not apply with --torus");
+          auto [ctx, cand] = topo::torus_from_shape(torus_shape, "--torus");
+          d.context = ctx;
+          d.candidate = cand;
+        } else {
+          d = tool::load(c);
+        }
         if (!d.context)
           fail_input(source_name(c.input) + ":/context",
                      "missing context section (run topo-enum first)");
