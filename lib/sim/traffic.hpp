@@ -18,12 +18,19 @@ inline constexpr std::int64_t kMaxTrafficFlows = std::int64_t{1} << 21;
 
 // --traffic all-to-all: one step in which every ordered pair (s, t), s != t, of live chips sends
 // bytes_per_node / n bytes (n = live chips) as one flow over its path from route::trace.
+// --traffic all-to-all-pairwise: MPICH's pairwise-exchange MPI_Alltoall (the MICRO'25 DOR / WFR
+// baseline): n-1 rounds, one after the other; in round k = 1..n-1 the chip of rank i (its index
+// among the live chips) sends its bytes_per_node / n to rank i XOR k when n is a power of two,
+// else to rank (i + k) mod n (MPICH's two variants).
 // Construction refuses (Error(Infeasible)) more than max_flows flows; flows() refuses a pair the
 // routing cannot deliver (the baseline must be whole), naming how many and one example.
+enum class AllToAllPattern { Simultaneous, Pairwise };
+
 class AllToAllTraffic final : public Program {
 public:
   AllToAllTraffic(const topo::Network& n, const topo::Faults& f, const route::RoutingFunction& fn,
-                  double bytes_per_node, std::int64_t max_flows = kMaxTrafficFlows);
+                  double bytes_per_node, std::int64_t max_flows = kMaxTrafficFlows,
+                  AllToAllPattern pattern = AllToAllPattern::Simultaneous);
 
   const std::vector<std::string>& phases() const override { return phases_; }
   const std::vector<StepInfo>& steps() const override { return steps_; }
@@ -37,6 +44,7 @@ private:
   std::vector<char> down_links_;
   std::vector<std::int64_t> live_; // live chip ids, ascending
   double bytes_per_flow_ = 0;
+  AllToAllPattern pattern_;
   std::vector<std::string> phases_{"all-to-all"};
   std::vector<StepInfo> steps_{StepInfo{}};
 };

@@ -53,8 +53,10 @@ int main(int argc, char** argv) {
             ->default_str("analytic");
         app.add_option("--traffic", traffic,
                        "Simulate a traffic pattern over the routing instead of the schedule: "
-                       "all-to-all (every pair's bytes/n as one flow at once)")
-            ->check(CLI::IsMember({"all-to-all"}));
+                       "all-to-all (every pair's bytes/n as one flow, all at once) or "
+                       "all-to-all-pairwise (MPICH's pairwise exchange: n-1 rounds, rank i to "
+                       "i XOR k, or i+k mod n when n is not a power of two)")
+            ->check(CLI::IsMember({"all-to-all", "all-to-all-pairwise"}));
         app.add_option("--bytes", bytes_text, "Bytes per node of --traffic (e.g. 64MiB)");
         app.add_option("--format", format, "Output: json (the document with its report) or csv")
             ->check(CLI::IsMember({"json", "csv"}))
@@ -93,13 +95,15 @@ int main(int argc, char** argv) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
-          auto t =
-              std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(bytes));
+          const bool pairwise = traffic == "all-to-all-pairwise";
+          auto t = std::make_unique<sim::AllToAllTraffic>(
+              net, faults, *fn, static_cast<double>(bytes), sim::kMaxTrafficFlows,
+              pairwise ? sim::AllToAllPattern::Pairwise : sim::AllToAllPattern::Simultaneous);
           n_nodes = t->n_nodes();
           prog = std::move(t);
           source = "traffic";
-          collective = traffic;
-          algorithm = "hardware-routing:" + d.routing->algorithm;
+          collective = "all-to-all";
+          algorithm = "hardware-routing:" + d.routing->algorithm + (pairwise ? "/pairwise" : "");
           bytes_per_node = static_cast<std::int64_t>(bytes);
         } else {
           if (!d.schedule)
