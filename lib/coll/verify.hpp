@@ -2,24 +2,32 @@
 //
 // What is checked:
 //  1. Structure: every phase's dimension exists, its ring_size is that dimension's size, its
-//     block is bytes_per_node / chunks / ring_size; transfers name existing rings.
-//  2. Order: the steps of one chunk are totally ordered by `after` (transitively), and in that
-//     order each phase of the chunk is one contiguous run; each chunk has exactly one phase per
-//     dimension of size > 1.
-//  3. Pieces, ring by ring: for every phase and every ring of its dimension, the amount of every
-//     (holder, origin, destination) piece is tracked in integer units of 1/L block (L = lcm of the
-//     phase's fraction denominators, so no rounding anywhere). Initially every position holds one
-//     whole block for every destination position (its own included). Steps run in id order,
-//     which is a topological order; a step's transfers all read the state before the step
-//     (store-and-forward: what arrives in a step can only leave in a later step), and each must
-//     take an amount the sender holds. At the end every position must hold exactly one whole
-//     block from every origin, destined to itself, and nothing else.
-//  4. Links: no one-hop transfer uses a failed link or touches a failed chip, and, unless the
-//     step says shared_links, no two transfers of a step use the same directed link.
+//     block is bytes_per_node / chunks / ring_size; transfers name existing rings; fold_at is a
+//     position, via names another dimension of at least 3 chips.
+//  2. Order: the steps of one (chunk, lane) are totally ordered by `after` (transitively); a
+//     chunk's steps along one dimension (its "dimension group": the normal phase and any
+//     acceleration phases) are contiguous in id order, every step of a group waits for every
+//     lane of the chunk's previous group, and each chunk has exactly one group per dimension of
+//     size > 1.
+//  3. Pieces, ring by ring: for every dimension group and every ring of its dimension, the amount
+//     of every (holder, origin, destination) piece is tracked in integer units of 1/L block
+//     (L = lcm of the group's fraction denominators, so no rounding anywhere). Initially every
+//     position holds one whole block for every destination position (its own included). Steps
+//     run in id order, which is a topological order; a step's transfers all read the state
+//     before the step (store-and-forward: what arrives in a step can only leave in a later step),
+//     and each must take an amount the sender holds in every interleaving of the group's lanes
+//     (verify.cpp: per lane the running change and its minimum; the initial amount plus the sum
+//     of the lanes' minima must stay >= 0). At the end every position must hold exactly one
+//     whole block from every origin, destined to itself, and nothing else.
+//  4. Links: no physical hop of any logical hop (one link; N-1 links at a fold; 3 links through
+//     a neighbouring ring) uses a failed link or touches a failed chip, and, unless the step
+//     says shared_links, no two hops of a step, over all rings, use the same directed link.
+//     Concurrent steps (other lanes, other chunks) may share links: the simulator shares their
+//     bandwidth; the schedulers avoid it by construction (dims.hpp).
 //
-// Why 3 (per ring, per phase) proves that every (source, destination) block of the whole torus
+// Why 3 (per ring, per dimension group) proves that every (source, destination) block of the whole torus
 // reaches its destination exactly once. Take one chunk, whose phases run one after the other
-// (check 2), along dimensions d1, d2, ... each once. Induction over the phases: before the phase
+// (check 2), along dimensions d1, d2, ... each once. Induction over the groups: before the group
 // along d, every node holds its chunk's data grouped by the destination's coordinate d, the same
 // amount (one block) for every value of that coordinate, whatever the coordinates fixed so far:
 // for an all-to-all every node starts with S/C spread evenly over all destinations, and a phase

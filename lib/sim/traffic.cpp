@@ -24,6 +24,9 @@ AllToAllTraffic::AllToAllTraffic(const topo::Network& n, const topo::Faults& f,
                         std::to_string(max_flows) +
                         " (about 1448 chips); simulate a schedule from coll-sched instead");
   if (k > 0) bytes_per_flow_ = bytes_per_node / static_cast<double>(k);
+  if (pattern_ == AllToAllPattern::Mpich)
+    pattern_ = bytes_per_flow_ <= kMpichMediumMessage ? AllToAllPattern::Simultaneous
+                                                      : AllToAllPattern::Pairwise;
   if (pattern_ == AllToAllPattern::Pairwise) {
     phases_ = {"pairwise"};
     steps_.assign(static_cast<std::size_t>(std::max<std::int64_t>(k - 1, 1)), StepInfo{});

@@ -22,9 +22,13 @@ inline constexpr std::int64_t kMaxTrafficFlows = std::int64_t{1} << 21;
 // baseline): n-1 rounds, one after the other; in round k = 1..n-1 the chip of rank i (its index
 // among the live chips) sends its bytes_per_node / n to rank i XOR k when n is a power of two,
 // else to rank (i + k) mod n (MPICH's two variants).
+// --traffic all-to-all-mpich: what MPICH's MPI_Alltoall picks by default for the per-pair size
+// m = bytes_per_node / n: every pair at once (its "scattered" isend/irecv algorithm) for
+// m <= 32 KiB (MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE), the pairwise exchange above.
 // Construction refuses (Error(Infeasible)) more than max_flows flows; flows() refuses a pair the
 // routing cannot deliver (the baseline must be whole), naming how many and one example.
-enum class AllToAllPattern { Simultaneous, Pairwise };
+enum class AllToAllPattern { Simultaneous, Pairwise, Mpich };
+inline constexpr double kMpichMediumMessage = 32768;
 
 class AllToAllTraffic final : public Program {
 public:
@@ -37,6 +41,7 @@ public:
   void flows(std::size_t step, StepFlows& out) const override;
 
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(live_.size()); }
+  AllToAllPattern pattern() const { return pattern_; } // Mpich resolved to what it runs
 
 private:
   const topo::Network& net_;

@@ -55,8 +55,10 @@ int main(int argc, char** argv) {
                        "Simulate a traffic pattern over the routing instead of the schedule: "
                        "all-to-all (every pair's bytes/n as one flow, all at once) or "
                        "all-to-all-pairwise (MPICH's pairwise exchange: n-1 rounds, rank i to "
-                       "i XOR k, or i+k mod n when n is not a power of two)")
-            ->check(CLI::IsMember({"all-to-all", "all-to-all-pairwise"}));
+                       "i XOR k, or i+k mod n when n is not a power of two) or "
+                       "all-to-all-mpich (MPICH's default choice: all at once up to 32 KiB per "
+                       "pair, pairwise above)")
+            ->check(CLI::IsMember({"all-to-all", "all-to-all-pairwise", "all-to-all-mpich"}));
         app.add_option("--bytes", bytes_text, "Bytes per node of --traffic (e.g. 64MiB)");
         app.add_option("--format", format, "Output: json (the document with its report) or csv")
             ->check(CLI::IsMember({"json", "csv"}))
@@ -95,10 +97,13 @@ int main(int argc, char** argv) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
-          const bool pairwise = traffic == "all-to-all-pairwise";
+          const sim::AllToAllPattern pattern =
+              traffic == "all-to-all-pairwise" ? sim::AllToAllPattern::Pairwise
+              : traffic == "all-to-all-mpich"  ? sim::AllToAllPattern::Mpich
+                                               : sim::AllToAllPattern::Simultaneous;
           auto t = std::make_unique<sim::AllToAllTraffic>(
-              net, faults, *fn, static_cast<double>(bytes), sim::kMaxTrafficFlows,
-              pairwise ? sim::AllToAllPattern::Pairwise : sim::AllToAllPattern::Simultaneous);
+              net, faults, *fn, static_cast<double>(bytes), sim::kMaxTrafficFlows, pattern);
+          const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
           n_nodes = t->n_nodes();
           prog = std::move(t);
           source = "traffic";
