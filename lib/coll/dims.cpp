@@ -18,10 +18,51 @@ namespace {
 //   borrows links of other dimensions, never meets another chunk's traffic.
 // Ids follow the emission order: slot by slot, first every normal phase, then every
 // acceleration phase; all dependencies point to earlier ids.
-Schedule assemble(const ComposeInput& in, const std::string& name,
-                  const std::vector<std::vector<int>>& order, bool pipeline) {
+struct Entry {
+  int dim;
+  PhaseOp op;
+  double block_bytes;
+};
+
+// A chunk's phases for the collective, from its dimension order: all-to-all and reduce-scatter
+// take the dimensions in order, all-gather in reverse, all-reduce is reduce-scatter then
+// all-gather; the blocks shrink through reduce-scatters and grow back through all-gathers.
+std::vector<Entry> entries_of(const ComposeInput& in, const std::vector<int>& order, int C) {
   const topo::TorusGeometry& g = *in.geometry;
-  const int C = static_cast<int>(order.size());
+  std::vector<Entry> out;
+  double share = static_cast<double>(in.bytes_per_node) / C;
+  auto rs = [&] {
+    for (int d : order) {
+      share /= g.size(d);
+      out.push_back({d, PhaseOp::ReduceScatter, share});
+    }
+  };
+  auto ag = [&] {
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      out.push_back({*it, PhaseOp::AllGather, share});
+      share *= g.size(*it);
+    }
+  };
+  if (in.collective == "all-to-all") {
+    for (int d : order) out.push_back({d, PhaseOp::AllToAll, share / g.size(d)});
+  } else if (in.collective == "reduce-scatter") {
+    rs();
+  } else if (in.collective == "all-gather") {
+    for (int d : order) share /= g.size(d);
+    ag();
+  } else { // all-reduce
+    rs();
+    ag();
+  }
+  return out;
+}
+
+Schedule assemble(const ComposeInput& in, const std::string& name,
+                  const std::vector<std::vector<int>>& dim_order, bool pipeline) {
+  const topo::TorusGeometry& g = *in.geometry;
+  const int C = static_cast<int>(dim_order.size());
+  std::vector<std::vector<Entry>> order;
+  for (auto& o : dim_order) order.push_back(entries_of(in, o, C));
   Schedule s;
   s.collective = in.collective;
   s.algorithm = in.algorithm->name;
@@ -30,9 +71,10 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   s.bytes_per_node = in.bytes_per_node;
   s.chunks = C;
   bool accelerated = false;
-  for (auto& p : in.plans)
-    if (p.phases.size() > 1 || (p.phases.size() == 1 && !p.phases[0].suffix.empty()))
-      accelerated = true;
+  for (auto& by_dim : in.plans)
+    for (auto& p : by_dim)
+      if (p.phases.size() > 1 || (p.phases.size() == 1 && !p.phases[0].suffix.empty()))
+        accelerated = true;
 
   using Ends = std::vector<std::int64_t>; // the steps whose completion ends something
   // ends[c][k]: end of chunk c's k-th dimension (all its phases); normal_end[c][k]: its normal
@@ -44,16 +86,19 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   std::int64_t next = 0;
   int max_lane = 0;
 
-  auto emit = [&](int c, int dim, const PhasePlan& pp, const Ends& wait) {
+  auto emit = [&](int c, const Entry& e, const PhasePlan& pp, const Ends& wait) {
     // Returns the phase's end (its lanes' last steps), or `wait` if it has no steps.
     Phase p;
     std::string base = C > 1 ? "chunk" + std::to_string(c) + "/" : "";
-    p.name = base + "dim" + std::to_string(dim) + (pp.suffix.empty() ? "" : "/" + pp.suffix);
+    const std::string op = e.op == PhaseOp::ReduceScatter ? "/rs"
+                           : e.op == PhaseOp::AllGather   ? "/ag"
+                                                          : "";
+    p.name = base + "dim" + std::to_string(e.dim) + op + (pp.suffix.empty() ? "" : "/" + pp.suffix);
+    p.op = e.op;
     p.chunk = c;
-    p.dimension = dim;
-    p.ring_size = g.size(dim);
-    p.block_bytes = static_cast<double>(in.bytes_per_node) /
-                    (static_cast<double>(C) * static_cast<double>(p.ring_size));
+    p.dimension = e.dim;
+    p.ring_size = g.size(e.dim);
+    p.block_bytes = e.block_bytes;
     Ends end;
     for (const LanePlan& lane : pp.lanes) {
       if (lane.steps.empty()) continue;
@@ -82,6 +127,9 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
     std::sort(end.begin(), end.end());
     return end;
   };
+  auto plan_of = [&](const Entry& e) -> const DimPlan& {
+    return in.plans[static_cast<std::size_t>(e.op)][static_cast<std::size_t>(e.dim)];
+  };
   auto join = [](Ends a, const Ends& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -107,12 +155,12 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
     for (std::size_t a = 0; a < act.size(); ++a) {
       auto [c, k] = act[a];
       const auto uc = static_cast<std::size_t>(c);
-      int dim = order[uc][static_cast<std::size_t>(k)];
+      const Entry& e = order[uc][static_cast<std::size_t>(k)];
       Ends wait = chunk_end[uc];
       if (pipeline && c > 0) wait = join(wait, group_end[uc - 1][static_cast<std::size_t>(k)]);
       if (accelerated) wait = join(wait, accel_prev_slot);
-      const DimPlan& plan = in.plans[static_cast<std::size_t>(dim)];
-      Ends end = plan.phases.empty() ? wait : emit(c, dim, plan.phases[0], wait);
+      const DimPlan& plan = plan_of(e);
+      Ends end = plan.phases.empty() ? wait : emit(c, e, plan.phases[0], wait);
       after_normal[a] = end;
       normals = join(normals, end);
     }
@@ -120,12 +168,12 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
     for (std::size_t a = 0; a < act.size(); ++a) {
       auto [c, k] = act[a];
       const auto uc = static_cast<std::size_t>(c);
-      int dim = order[uc][static_cast<std::size_t>(k)];
-      const DimPlan& plan = in.plans[static_cast<std::size_t>(dim)];
+      const Entry& e = order[uc][static_cast<std::size_t>(k)];
+      const DimPlan& plan = plan_of(e);
       Ends end = after_normal[a];
       for (std::size_t j = 1; j < plan.phases.size(); ++j) {
         Ends wait = join(join(end, normals), accel_chain);
-        end = emit(c, dim, plan.phases[j], wait);
+        end = emit(c, e, plan.phases[j], wait);
         if (end != wait) accel_chain = end;
       }
       group_end[uc][static_cast<std::size_t>(k)] = end;

@@ -62,11 +62,19 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // for them, and verification works on exact fractions of a block, never on bytes. A
   // packet/flit-level engine rounds each piece up to whole flits.
   ComposeInput in{&alg, &g, col.name, req.bytes_per_node, {}, chunks};
-  in.plans.resize(static_cast<std::size_t>(g.dims()));
-  for (int d = 0; d < g.dims(); ++d)
-    if (g.size(d) > 1)
-      in.plans[static_cast<std::size_t>(d)] =
-          alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name});
+  std::vector<PhaseOp> ops;
+  if (col.name == "all-to-all") ops = {PhaseOp::AllToAll};
+  if (col.name == "reduce-scatter" || col.name == "all-reduce")
+    ops.push_back(PhaseOp::ReduceScatter);
+  if (col.name == "all-gather" || col.name == "all-reduce") ops.push_back(PhaseOp::AllGather);
+  for (PhaseOp op : ops) {
+    auto& plans = in.plans[static_cast<std::size_t>(op)];
+    plans.resize(static_cast<std::size_t>(g.dims()));
+    for (int d = 0; d < g.dims(); ++d)
+      if (g.size(d) > 1)
+        plans[static_cast<std::size_t>(d)] =
+            alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name, op});
+  }
   Schedule s = dims.compose(in);
   s.network_fingerprint = net.fingerprint;
   s.verification =

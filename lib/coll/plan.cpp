@@ -218,8 +218,36 @@ Fraction halfring_folded_ratio(int n) {
   return n % 2 == 0 ? make_fraction(n, 4 * (n - 1)) : make_fraction(n + 1, 4 * n);
 }
 
+namespace {
+
+RingPlan ring_plan_for(PhaseOp op, int n) {
+  switch (op) {
+  case PhaseOp::ReduceScatter:
+    return ring_reduce_scatter_plan(n);
+  case PhaseOp::AllGather:
+    return ring_all_gather_plan(n);
+  case PhaseOp::AllToAll:
+    break;
+  }
+  return ring_all_to_all_plan(n);
+}
+
+RingPlan folded_plan_for(PhaseOp op, int n, int fold_at) {
+  switch (op) {
+  case PhaseOp::ReduceScatter:
+    return folded_reduce_scatter_plan(n, fold_at);
+  case PhaseOp::AllGather:
+    return folded_all_gather_plan(n, fold_at);
+  case PhaseOp::AllToAll:
+    break;
+  }
+  return folded_all_to_all_plan(n, fold_at);
+}
+
+} // namespace
+
 DimPlan ring_dim_plan(const DimContext& c) {
-  return DimPlan{{PhasePlan{"", {{0, ring_all_to_all_plan(c.geometry->size(c.dim))}}}}};
+  return DimPlan{{PhasePlan{"", {{0, ring_plan_for(c.op, c.geometry->size(c.dim))}}}}};
 }
 
 DimPlan halfring_dim_plan(const DimContext& c) {
@@ -231,7 +259,7 @@ DimPlan foldedring_dim_plan(const DimContext& c) {
   const int n = c.geometry->size(c.dim);
   PhasePlan normal;
   if (!f.healthy.empty())
-    normal.lanes.push_back({0, on_rings(ring_all_to_all_plan(n), healthy_scope(f))});
+    normal.lanes.push_back({0, on_rings(ring_plan_for(c.op, n), healthy_scope(f))});
   RingPlan fold;
   for (auto& [ring, positions] : f.faulty) {
     if (positions.size() > 1)
@@ -240,7 +268,8 @@ DimPlan foldedring_dim_plan(const DimContext& c) {
                           std::to_string(positions.size()) +
                           " failed links, which split it into segments (mate reroutes such a "
                           "ring through its neighbours)");
-    merge(fold, folded_on(n, positions.front(), ring, Fraction{1, 1}));
+    merge(fold,
+          on_rings(folded_plan_for(c.op, n, positions.front()), std::vector<std::int64_t>{ring}));
   }
   if (!fold.empty()) normal.lanes.push_back({1, std::move(fold)});
   return DimPlan{{std::move(normal)}};

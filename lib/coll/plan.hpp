@@ -46,7 +46,8 @@ struct DimContext {
   int dim = 0;
   const DimFaults* faults = nullptr;
   const std::vector<char>* down_links = nullptr;
-  std::string algorithm; // for messages
+  std::string algorithm;          // for messages
+  PhaseOp op = PhaseOp::AllToAll; // what the phase does (only ring and foldedring reduce)
 };
 
 DimPlan ring_dim_plan(const DimContext& c);

@@ -60,8 +60,10 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "classic bidirectional Ring: every block halved; stage h moves one half h hops clockwise "
        "and the other h hops anticlockwise, one hop per store-and-forward step; N(N-1)/2 steps "
        "per ring",
-       paper + ", Table 1 and section 2 (the baseline)",
-       {"all-to-all"},
+       paper + ", Table 1 and section 2 (the baseline); reduce-scatter / all-gather / "
+               "all-reduce: the bidirectional ring (halves each way, N-1 steps), dimension by "
+               "dimension (reduce-scatter in order, all-gather in reverse)",
+       {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
        "none",
        false,
        {},
@@ -80,8 +82,9 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "Ring made fault tolerant: a ring with one failed link runs the unidirectional Ring on "
        "its folded ring (the hop over the failed link goes the other way round, N-1 hops); "
        "healthy rings run the Ring; two failed links on one ring are refused",
-       paper + ", section 4.1, Algorithm 2, Fig. 8",
-       {"all-to-all"},
+       paper + ", section 4.1, Algorithm 2, Fig. 8 (which generalises it to all-reduce, "
+               "reduce-scatter and all-gather: the folded ring runs their unidirectional ring)",
+       {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
        "folded",
        false,
        {},

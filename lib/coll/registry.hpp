@@ -6,6 +6,7 @@
 #include "coll/schedule.hpp"
 #include "topo/torus_geometry.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,10 @@ struct ComposeInput {
   const topo::TorusGeometry* geometry = nullptr;
   std::string collective;
   std::int64_t bytes_per_node = 0;
-  std::vector<DimPlan> plans; // per dimension (empty for dimensions of size 1)
-  int chunks = 1;             // for pipeline
+  // plans[op][dim] (op = PhaseOp as an index; empty for dimensions of size 1 and for the ops
+  // the collective does not use).
+  std::array<std::vector<DimPlan>, 3> plans;
+  int chunks = 1; // for pipeline
 };
 
 struct DimSchedulingInfo {

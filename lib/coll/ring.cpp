@@ -48,6 +48,50 @@ RingPlan folded_all_to_all_plan(int n, int fold_at) {
   return plan;
 }
 
+namespace {
+
+// Reduce-scatter (gather = false) or all-gather steps in direction dir for slice `part` of
+// fraction f: step s moves block i - dir (1 + s) (reduce-scatter) or i - dir s (all-gather).
+RingTransfer reduction_step(int n, int dir, int s, bool gather, int part, const Fraction& f) {
+  RingTransfer t{dir, wrap(-dir * (s + (gather ? 0 : 1)), n), 0, f, std::nullopt};
+  t.part = part;
+  return t;
+}
+
+RingPlan bidirectional(int n, bool gather) {
+  RingPlan plan;
+  const Fraction half = make_fraction(1, 2);
+  for (int s = 0; s + 1 < n; ++s)
+    plan.push_back(
+        {reduction_step(n, +1, s, gather, 0, half), reduction_step(n, -1, s, gather, 1, half)});
+  return plan;
+}
+
+RingPlan folded_reduction(int n, int fold_at, bool gather) {
+  RingPlan plan;
+  for (int s = 0; s + 1 < n; ++s) {
+    RingTransfer t = reduction_step(n, +1, s, gather, 0, Fraction{1, 1});
+    t.fold_at = fold_at;
+    plan.push_back({t});
+  }
+  return plan;
+}
+
+} // namespace
+
+RingPlan ring_reduce_scatter_plan(int n) {
+  return bidirectional(n, false);
+}
+RingPlan ring_all_gather_plan(int n) {
+  return bidirectional(n, true);
+}
+RingPlan folded_reduce_scatter_plan(int n, int fold_at) {
+  return folded_reduction(n, fold_at, false);
+}
+RingPlan folded_all_gather_plan(int n, int fold_at) {
+  return folded_reduction(n, fold_at, true);
+}
+
 Fraction times(const Fraction& a, const Fraction& b) {
   return make_fraction(a.num * b.num, a.den * b.den);
 }

@@ -31,6 +31,18 @@ RingPlan halfring_all_to_all_plan(int n);
 // whole B[i][i+h] h logical hops in h sub-stages: N(N-1)/2 steps of one block per logical link.
 RingPlan folded_all_to_all_plan(int n, int fold_at);
 
+// Ring reduce-scatter / all-gather (the bidirectional ring of NCCL-style collectives): every
+// block halved, part 0 travels clockwise, part 1 anticlockwise, N-1 steps. Reduce-scatter step
+// s = 0..N-2: position i sends its partial of block i-1-s (part 0) to i+1 and of block i+1+s
+// (part 1) to i-1, so position j ends with block j complete. All-gather step s: position i
+// forwards block i-s (part 0) to i+1 and block i+s (part 1) to i-1.
+RingPlan ring_reduce_scatter_plan(int n);
+RingPlan ring_all_gather_plan(int n);
+// The same on the folded ring of a ring whose link p -> p+1 failed: whole blocks (one part),
+// clockwise only, the hop from p carried over the N-1 links of the other direction.
+RingPlan folded_reduce_scatter_plan(int n, int fold_at);
+RingPlan folded_all_gather_plan(int n, int fold_at);
+
 // Every transfer's fraction multiplied by w (0 < w <= 1).
 RingPlan scaled(RingPlan plan, const Fraction& w);
 Fraction times(const Fraction& a, const Fraction& b);

@@ -52,6 +52,18 @@ Fraction make_fraction(std::int64_t num, std::int64_t den) {
   return {num / g, den / g};
 }
 
+std::string to_string(PhaseOp op) {
+  switch (op) {
+  case PhaseOp::ReduceScatter:
+    return "reduce-scatter";
+  case PhaseOp::AllGather:
+    return "all-gather";
+  case PhaseOp::AllToAll:
+    break;
+  }
+  return "all-to-all";
+}
+
 std::int64_t Schedule::step_count() const {
   std::int64_t n = 0;
   for (auto& p : phases) n += static_cast<std::int64_t>(p.steps.size());
@@ -71,6 +83,7 @@ json to_json(const Schedule& s) {
                    {"bytes", transfer_bytes(p, t)}, {"rings", rings}};
         if (t.fold_at >= 0) tj["fold_at"] = t.fold_at;
         if (t.via_dim >= 0) tj["via"] = {{"dimension", t.via_dim}, {"side", t.via_side}};
+        if (p.op != PhaseOp::AllToAll) tj["part"] = t.part;
         transfers.push_back(std::move(tj));
       }
       json sj = {{"id", st.id},
@@ -81,6 +94,7 @@ json to_json(const Schedule& s) {
       steps.push_back(std::move(sj));
     }
     phases.push_back({{"name", p.name},
+                      {"op", to_string(p.op)},
                       {"chunk", p.chunk},
                       {"dimension", p.dimension},
                       {"ring_size", p.ring_size},
@@ -135,6 +149,11 @@ RingTransfer parse_transfer(ObjReader& r, const Phase& p) {
     r.fail("rings", "expected \"all\" or a list of ring ids");
   }
   if (auto f = r.integer_opt("fold_at", 0, p.ring_size - 1)) t.fold_at = static_cast<int>(*f);
+  if (p.op != PhaseOp::AllToAll) {
+    t.part = static_cast<int>(r.integer("part", 0, t.fraction.den - 1));
+    if (t.fraction.num != 1) r.fail("fraction", "a reduction slice is 1/P of a block");
+    if (t.dest_offset != 0) r.fail("dest_offset", "is 0 in a reduction phase");
+  }
   if (auto v = r.object_opt("via")) {
     t.via_dim = static_cast<int>(v->integer("dimension", 0, 63));
     if (t.via_dim == p.dimension) v->fail("dimension", "must differ from the phase's dimension");
@@ -168,6 +187,15 @@ Schedule parse_schedule(ObjReader& r) {
     if (std::find(names.begin(), names.end(), p.name) != names.end())
       po.fail("name", "phase name \"" + p.name + "\" is used twice");
     names.push_back(p.name);
+    const std::string op = po.string("op");
+    if (op == "all-to-all")
+      p.op = PhaseOp::AllToAll;
+    else if (op == "reduce-scatter")
+      p.op = PhaseOp::ReduceScatter;
+    else if (op == "all-gather")
+      p.op = PhaseOp::AllGather;
+    else
+      po.fail("op", "expected all-to-all, reduce-scatter or all-gather, got \"" + op + "\"");
     p.chunk = static_cast<int>(po.integer("chunk", 0, s.chunks - 1));
     p.dimension = static_cast<int>(po.integer("dimension", 0, 63));
     p.ring_size = static_cast<int>(po.integer("ring_size", 1, kMaxRingSize));

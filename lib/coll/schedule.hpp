@@ -56,6 +56,12 @@ Fraction parse_fraction(const std::string& text, const std::string& where);
 std::string to_string(const Fraction& f);
 Fraction make_fraction(std::int64_t num, std::int64_t den); // reduces; same checks (Runtime)
 
+// Reductions (phase op reduce-scatter / all-gather; ring collectives of algorithms.md §4): a
+// block is one of the ring_size shards of the data a node holds in the phase, and `part` k of
+// `fraction` 1/P is its k-th of P equal slices. A reduce-scatter transfer sends the sender's
+// partial sum of slice k of block (i + origin_offset), which the receiver adds to its own; an
+// all-gather transfer sends a copy of that slice (which the sender must hold complete).
+// dest_offset is 0 for both.
 struct RingTransfer {
   int direction = 1;     // +1 (clockwise, + direction of the dimension) or -1
   int origin_offset = 0; // the piece's origin is position i + origin_offset
@@ -65,6 +71,7 @@ struct RingTransfer {
   int fold_at = -1; // >= 0: the hop leaving this position goes the other way round (FoldedRing)
   int via_dim = -1; // >= 0: every hop goes through the neighbouring ring in this dimension (MATE)
   int via_side = 0; // +1 / -1: which neighbouring ring (with via_dim)
+  int part = 0;     // reductions: the slice of the block (fraction = 1/P, part < P)
   friend bool operator==(const RingTransfer&, const RingTransfer&) = default;
 };
 
@@ -77,11 +84,22 @@ struct Step {
   friend bool operator==(const Step&, const Step&) = default;
 };
 
+// What a phase does inside each ring: an all-to-all exchange of blocks, a reduce-scatter (node at
+// position j ends with block j reduced over the ring) or an all-gather (every node ends with
+// every position's block j, which position j held complete).
+enum class PhaseOp { AllToAll, ReduceScatter, AllGather };
+std::string to_string(PhaseOp op);
+
 struct Phase {
   std::string name; // unique; "dim0", or "chunk0/dim0" when there are several chunks
+  PhaseOp op = PhaseOp::AllToAll;
   int chunk = 0;
   int dimension = 0;
   int ring_size = 0;
+  // all-to-all: bytes_per_node / chunks / ring_size. Reductions: the chunk's share before the
+  // phase (bytes_per_node / chunks, divided by the ring size of every reduce-scatter so far,
+  // multiplied by that of every all-gather so far) / ring_size for reduce-scatter, the share
+  // itself for all-gather (verify.hpp).
   double block_bytes = 0;
   std::vector<Step> steps; // ascending ids
   friend bool operator==(const Phase&, const Phase&) = default;

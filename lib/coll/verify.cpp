@@ -30,7 +30,11 @@ public:
     check_header();
     check_order();
     check_links();
-    for (const Group& grp : groups_) simulate_group(grp);
+    for (const Group& grp : groups_)
+      if (grp.op == PhaseOp::AllToAll)
+        simulate_group(grp);
+      else
+        simulate_reduction_group(grp);
     v_.delivered = true;
     v_.method = "exact per-ring store-and-forward simulation of every (origin, destination) block "
                 "in integer units of 1/L block, every interleaving of concurrent lanes covered, "
@@ -46,8 +50,9 @@ private:
   struct Loc {
     std::size_t phase = 0, index = 0;
   };
-  struct Group { // one chunk's steps along one dimension, in id order
+  struct Group { // one chunk's steps along one dimension with one op, in id order
     int chunk = 0, dim = 0;
+    PhaseOp op = PhaseOp::AllToAll;
     std::vector<Loc> steps;
   };
 
@@ -63,8 +68,11 @@ private:
   }
 
   void check_header() {
-    if (s_.collective != "all-to-all")
-      fail("/collective", "verification knows all-to-all only, not '" + s_.collective + "'");
+    if (s_.collective != "all-to-all" && s_.collective != "reduce-scatter" &&
+        s_.collective != "all-gather" && s_.collective != "all-reduce")
+      fail("/collective", "verification knows all-to-all, reduce-scatter, all-gather and "
+                          "all-reduce, not '" +
+                              s_.collective + "'");
     if (s_.bytes_per_node <= 0) fail("/bytes_per_node", "must be positive");
     for (std::size_t p = 0; p < s_.phases.size(); ++p) {
       const Phase& ph = s_.phases[p];
@@ -76,12 +84,9 @@ private:
         fail(phase_ptr(p) + "/ring_size", "is " + std::to_string(ph.ring_size) + " but dimension " +
                                               std::to_string(ph.dimension) + " has size " +
                                               std::to_string(geo_.size(ph.dimension)));
-      double want = static_cast<double>(s_.bytes_per_node) /
-                    (static_cast<double>(s_.chunks) * static_cast<double>(ph.ring_size));
-      if (!(std::fabs(ph.block_bytes - want) <= 1e-12 * want))
-        fail(phase_ptr(p) + "/block_bytes", "is " + std::to_string(ph.block_bytes) +
-                                                " but bytes_per_node / chunks / ring_size is " +
-                                                std::to_string(want));
+      if ((ph.op == PhaseOp::AllToAll) != (s_.collective == "all-to-all"))
+        fail(phase_ptr(p) + "/op",
+             "a " + to_string(ph.op) + " phase in a " + s_.collective + " schedule");
       std::int64_t ring_count = geo_.count() / ph.ring_size;
       for (std::size_t k = 0; k < ph.steps.size(); ++k)
         for (std::size_t t = 0; t < ph.steps[k].transfers.size(); ++t) {
@@ -135,8 +140,8 @@ private:
     std::vector<std::int64_t> last(static_cast<std::size_t>(n_steps) * cols, -1);
     std::vector<std::int64_t> lane_last(cols, -1); // the latest step of each (chunk, lane)
     std::vector<std::int64_t> barrier(cols, -1);   // lane_last when the chunk's group began
-    std::vector<int> group_dim(C, -1);             // the dimension of each chunk's group
-    std::vector<std::vector<char>> done_dim(C, std::vector<char>(64, 0));
+    std::vector<int> group_key(C, -1); // dimension * 3 + op of each chunk's current group
+    std::vector<std::vector<char>> done_dim(C, std::vector<char>(64 * 3, 0));
     std::vector<std::size_t> group_of(C, 0); // index into groups_ of the chunk's current group
     for (std::int64_t id = 0; id < n_steps; ++id) {
       const Loc& l = loc[static_cast<std::size_t>(id)];
@@ -159,18 +164,19 @@ private:
                  std::to_string(lane_last[col]) + " of the same chunk " + std::to_string(c) +
                  " and lane " + std::to_string(st.lane) +
                  ": the steps of a lane move the same data and must run in order");
-      if (group_dim[c] != ph.dimension) {
+      const int key = ph.dimension * 3 + static_cast<int>(ph.op);
+      if (group_key[c] != key) {
         // A new dimension group of the chunk: it starts after every lane of the previous one.
-        if (done_dim[c][static_cast<std::size_t>(ph.dimension)])
+        if (done_dim[c][static_cast<std::size_t>(key)])
           fail(step_ptr(l.phase, l.index),
                "chunk " + std::to_string(c) + " returns to dimension " +
-                   std::to_string(ph.dimension) +
-                   " after another one (a dimension's phases must be contiguous)");
-        done_dim[c][static_cast<std::size_t>(ph.dimension)] = 1;
-        group_dim[c] = ph.dimension;
+                   std::to_string(ph.dimension) + " (" + to_string(ph.op) +
+                   ") after another one (a dimension's phases must be contiguous)");
+        done_dim[c][static_cast<std::size_t>(key)] = 1;
+        group_key[c] = key;
         for (std::size_t k = 0; k < NL; ++k) barrier[c * NL + k] = lane_last[c * NL + k];
         group_of[c] = groups_.size();
-        groups_.push_back({static_cast<int>(c), ph.dimension, {}});
+        groups_.push_back({static_cast<int>(c), ph.dimension, ph.op, {}});
       }
       for (std::size_t k = 0; k < NL; ++k)
         if (row[c * NL + k] < barrier[c * NL + k])
@@ -182,13 +188,68 @@ private:
       lane_last[col] = id;
       groups_[group_of[c]].steps.push_back(l);
     }
-    // Each chunk: one group per dimension of size > 1 (a group's ring all-to-all fixes one
-    // coordinate; a missing one breaks the composition).
-    for (std::size_t c = 0; c < C; ++c)
-      for (int d = 0; d < geo_.dims(); ++d)
-        if (geo_.size(d) > 1 && !done_dim[c][static_cast<std::size_t>(d)])
-          fail("/phases", "chunk " + std::to_string(c) + " has no phase along dimension " +
-                              std::to_string(d) + " (needs one)");
+    check_sequence();
+  }
+
+  // Each chunk's groups, in order, must be the collective's sequence: every dimension of size
+  // > 1 once (all-to-all, reduce-scatter, all-gather), or reduce-scatter over every dimension
+  // and then all-gather over them in the reverse order (all-reduce); and every phase's block
+  // must be the chunk's share at that point (schedule.hpp, block_bytes).
+  void check_sequence() {
+    std::vector<int> live;
+    for (int d = 0; d < geo_.dims(); ++d)
+      if (geo_.size(d) > 1) live.push_back(d);
+    const std::size_t D = live.size();
+    for (int c = 0; c < s_.chunks; ++c) {
+      std::vector<const Group*> seq;
+      for (const Group& g : groups_)
+        if (g.chunk == c) seq.push_back(&g);
+      const bool ar = s_.collective == "all-reduce";
+      auto op_at = [&](std::size_t k) {
+        if (s_.collective == "all-to-all") return PhaseOp::AllToAll;
+        if (s_.collective == "reduce-scatter" || (ar && k < D)) return PhaseOp::ReduceScatter;
+        return PhaseOp::AllGather;
+      };
+      const std::size_t want = ar ? 2 * D : D;
+      std::vector<int> seen(static_cast<std::size_t>(geo_.dims()) * 3, 0);
+      bool ok = seq.size() == want;
+      for (std::size_t k = 0; ok && k < seq.size(); ++k) {
+        ok = seq[k]->op == op_at(k) && geo_.size(seq[k]->dim) > 1;
+        if (ar && k >= D) ok = ok && seq[k]->dim == seq[2 * D - 1 - k]->dim;
+        ok = ok &&
+             seen[static_cast<std::size_t>(seq[k]->dim * 3 + static_cast<int>(seq[k]->op))]++ == 0;
+      }
+      if (!ok) {
+        std::string got;
+        for (const Group* g : seq)
+          got += (got.empty() ? "" : ", ") + std::to_string(g->dim) + " " + to_string(g->op);
+        fail("/phases",
+             "chunk " + std::to_string(c) + " runs [" + got + "], but a " + s_.collective +
+                 " needs " +
+                 (ar ? "a reduce-scatter along every dimension of size > 1, then an "
+                       "all-gather along each in the reverse order"
+                     : "one " + to_string(op_at(0)) + " phase along every dimension of size > 1"));
+      }
+      // Blocks: the chunk's share shrinks through reduce-scatters, grows through all-gathers.
+      double share = static_cast<double>(s_.bytes_per_node) / s_.chunks;
+      if (s_.collective == "all-gather")
+        for (int d : live) share /= geo_.size(d);
+      for (const Group* g : seq) {
+        const double n = geo_.size(g->dim);
+        double want_block = share / n;
+        if (g->op == PhaseOp::AllGather) want_block = share, share *= n;
+        if (g->op == PhaseOp::ReduceScatter) share /= n;
+        for (const Loc& l : g->steps) {
+          const Phase& ph = s_.phases[l.phase];
+          if (!(std::fabs(ph.block_bytes - want_block) <= 1e-12 * want_block))
+            fail(phase_ptr(l.phase) + "/block_bytes",
+                 "is " + std::to_string(ph.block_bytes) + " but the chunk's " +
+                     (g->op == PhaseOp::AllToAll ? "bytes_per_node / chunks / ring_size"
+                                                 : "share at this phase") +
+                     " is " + std::to_string(want_block));
+        }
+      }
+    }
   }
 
   // Check 3 for one dimension group of a chunk, ring by ring, lane by lane.
@@ -295,6 +356,111 @@ private:
           }
       ++v_.rings_checked;
       v_.pieces_checked += static_cast<std::int64_t>(n) * n;
+    }
+  }
+
+  // Check 3 for a reduce-scatter or all-gather group: per ring, per (holder, block, slice), the
+  // set of positions whose contribution a partial sum holds (reduce-scatter) or whether the
+  // holder has the slice (all-gather). A reduction sends the sender's partial away (it may not
+  // be sent again) and must not add a contribution twice; at the end position j holds block j
+  // reduced over the whole ring. An all-gather sends only what the sender holds, never to a
+  // holder that has it; at the end every position holds every block. One lane per ring (data
+  // is not fungible here, so concurrent lanes would need slice-level bookkeeping).
+  void simulate_reduction_group(const Group& grp) {
+    const Phase& ph0 = s_.phases[grp.steps.front().phase];
+    const int n = ph0.ring_size;
+    if (n > 64) fail(phase_ptr(grp.steps.front().phase), "reductions verify rings of up to 64");
+    const DimRings rings(geo_, grp.dim);
+    const auto N = static_cast<std::size_t>(n);
+    std::int64_t P = 1;
+    std::size_t UP = 1;
+    auto at = [&](int holder, int block, int part) {
+      return (static_cast<std::size_t>(holder) * N + static_cast<std::size_t>(block)) * UP +
+             static_cast<std::size_t>(part);
+    };
+    const bool rs = grp.op == PhaseOp::ReduceScatter;
+    const std::uint64_t full = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    std::vector<std::uint64_t> st;
+    struct Arrival {
+      std::size_t cell;
+      std::uint64_t mask;
+      std::size_t p, k, t;
+    };
+    std::vector<Arrival> arrivals;
+    for (std::int64_t r = 0; r < rings.count(); ++r) {
+      // The ring's slices: every transfer that serves it cuts blocks into the same 1/P.
+      P = 0;
+      for (const Loc& l : grp.steps)
+        for (auto& t : s_.phases[l.phase].steps[l.index].transfers) {
+          if (t.rings && !std::binary_search(t.rings->begin(), t.rings->end(), r)) continue;
+          if (t.fraction.num != 1 || (P && t.fraction.den != P))
+            fail(phase_ptr(l.phase), "ring " + std::to_string(r) +
+                                         ": every slice of a reduction group must be the same "
+                                         "1/P of a block");
+          P = t.fraction.den;
+        }
+      if (P == 0) P = 1;
+      UP = static_cast<std::size_t>(P);
+      st.assign(N * N * UP, 0);
+      for (int i = 0; i < n; ++i)
+        for (int b = 0; b < n; ++b)
+          for (int q = 0; q < P; ++q)
+            st[at(i, b, q)] = rs ? std::uint64_t{1} << i : (b == i ? 1 : 0);
+      int lane = -1;
+      for (const Loc& l : grp.steps) {
+        const Step& step = s_.phases[l.phase].steps[l.index];
+        arrivals.clear();
+        for (std::size_t t = 0; t < step.transfers.size(); ++t) {
+          const RingTransfer& tr = step.transfers[t];
+          if (tr.rings && !std::binary_search(tr.rings->begin(), tr.rings->end(), r)) continue;
+          if (lane >= 0 && lane != step.lane)
+            fail(transfer_ptr(l.phase, l.index, t),
+                 "ring " + std::to_string(r) + " is served by two lanes in one reduction phase");
+          lane = step.lane;
+          for (int i = 0; i < n; ++i) {
+            const int b = wrap(i + tr.origin_offset, n);
+            const std::size_t from = at(i, b, tr.part);
+            const std::uint64_t m = st[from];
+            const std::string who = chip_text(geo_, rings.chip(r, i)) + " (ring " +
+                                    std::to_string(r) + ", position " + std::to_string(i) + ")";
+            if (m == 0)
+              fail(transfer_ptr(l.phase, l.index, t),
+                   "step " + std::to_string(step.id) + ": " + who + " would send slice " +
+                       std::to_string(tr.part) + " of block " + std::to_string(b) + " but " +
+                       (rs ? "has already sent its partial sum of it" : "does not hold it"));
+            if (rs) st[from] = 0;
+            arrivals.push_back({at(wrap(i + tr.direction, n), b, tr.part), m, l.phase, l.index, t});
+          }
+        }
+        for (const Arrival& a : arrivals) {
+          std::uint64_t& dst = st[a.cell];
+          if (rs ? (dst & a.mask) != 0 : dst != 0)
+            fail(transfer_ptr(a.p, a.k, a.t),
+                 "step " + std::to_string(s_.phases[a.p].steps[a.k].id) + ": ring " +
+                     std::to_string(r) + ": " +
+                     (rs ? "a partial sum would be added to one that already holds some of its "
+                           "contributions (counted twice)"
+                         : "a slice would be sent to a position that already holds it"));
+          dst = rs ? dst | a.mask : 1;
+        }
+      }
+      for (int j = 0; j < n; ++j)
+        for (int b = 0; b < n; ++b)
+          for (int q = 0; q < P; ++q) {
+            if (rs && b != j) continue;
+            if (st[at(j, b, q)] != (rs ? full : 1))
+              fail(
+                  phase_ptr(grp.steps.back().phase),
+                  "not delivered: at the end of chunk " + std::to_string(grp.chunk) + "'s " +
+                      to_string(grp.op) + " along dimension " + std::to_string(grp.dim) + " " +
+                      chip_text(geo_, rings.chip(r, j)) + " (ring " + std::to_string(r) +
+                      ", position " + std::to_string(j) + ") " +
+                      (rs ? "lacks contributions to slice " + std::to_string(q) + " of its block " +
+                                std::to_string(j)
+                          : "lacks slice " + std::to_string(q) + " of block " + std::to_string(b)));
+          }
+      ++v_.rings_checked;
+      v_.pieces_checked += static_cast<std::int64_t>(n) * P * (rs ? 1 : n);
     }
   }
 

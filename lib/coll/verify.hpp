@@ -25,8 +25,8 @@
 //     Concurrent steps (other lanes, other chunks) may share links: the simulator shares their
 //     bandwidth; the schedulers avoid it by construction (dims.hpp).
 //
-// Why 3 (per ring, per dimension group) proves that every (source, destination) block of the whole torus
-// reaches its destination exactly once. Take one chunk, whose phases run one after the other
+// Why 3 (per ring, per dimension group) proves that every (source, destination) block of the whole
+// torus reaches its destination exactly once. Take one chunk, whose phases run one after the other
 // (check 2), along dimensions d1, d2, ... each once. Induction over the groups: before the group
 // along d, every node holds its chunk's data grouped by the destination's coordinate d, the same
 // amount (one block) for every value of that coordinate, whatever the coordinates fixed so far:

@@ -132,9 +132,11 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
   s.time_s = r.time_s;
   // A run that takes no time (one chip, nothing to send) has no meaningful bandwidth: 0.
   if (r.time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / r.time_s;
+  // nccl-tests: busbw = algbw (n-1)/n for all-to-all, reduce-scatter and all-gather, 2 (n-1)/n
+  // for all-reduce (which moves every byte twice).
   if (n_nodes > 0)
-    s.busbw_bytes_per_s =
-        s.algbw_bytes_per_s * static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
+    s.busbw_bytes_per_s = s.algbw_bytes_per_s * (s.collective == "all-reduce" ? 2.0 : 1.0) *
+                          static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
   for (const PhaseResult& p : r.phases)
     s.phases.push_back({p.name, p.steps, p.start_s, p.end_s, p.end_s - p.start_s});
   s.link_utilisation = {r.max_utilisation, r.mean_utilisation, r.mean_busy_utilisation,

@@ -37,7 +37,7 @@ struct Report {
   std::int64_t bytes_per_node = 0;
   double time_s = 0;
   double algbw_bytes_per_s = 0; // bytes_per_node / time_s (nccl-tests)
-  double busbw_bytes_per_s = 0; // algbw * (n - 1) / n (nccl-tests all-to-all)
+  double busbw_bytes_per_s = 0; // algbw * (n - 1) / n (nccl-tests; 2 (n - 1) / n all-reduce)
   std::vector<PhaseTime> phases;
   LinkUtilisation link_utilisation;
   std::string latency_model;
@@ -53,7 +53,7 @@ struct Report {
 json to_json(const Report& s);
 Report parse_report(ObjReader& r); // strict: unknown keys and impossible values are errors
 
-// Fills a report from an analytic run; algbw/busbw follow the nccl-tests all-to-all convention.
+// Fills a report from an analytic run; algbw/busbw follow the nccl-tests conventions.
 Report make_analytic_report(const AnalyticResult& r, std::string source, std::string collective,
                             std::string algorithm, std::int64_t n_nodes,
                             std::int64_t bytes_per_node, std::string network_fingerprint,

@@ -58,7 +58,7 @@ for c in all-reduce reduce-scatter all-gather; do
 done
 expect_exit 4 "$T/faulty.json" coll-sched --bytes 1MiB
 check "names the link" grep -q "(1,1,0) and chip .* (2,1,0)" "$T/err"
-check "points to FoldedRing/MATE" grep -q "FoldedRing, MATE" "$T/err"
+check "points to foldedring/mate" grep -q "foldedring, mate and matee route around failed links" "$T/err"
 expect_exit 4 "$T/deadchip.json" coll-sched --bytes 1MiB
 
 # Bad input: exit 3.

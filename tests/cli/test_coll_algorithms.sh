@@ -86,6 +86,15 @@ expect_ok coll-sched -i "$T/type3.json" --algorithm foldedring --dims dimrotatio
 coll-sched -i "$T/type3.json" --algorithm matee --bytes 8MiB >"$T/t3.json"
 check "type 3: acceleration along Y and Z" [ "$(jget "$T/t3.json" "sorted({p['dimension'] for p in d['schedule']['phases'] if '/accel' in p['name']})")" = "[1, 2]" ]
 
+# 5x5x5x5 (topo-gen --torus): DimRotation has 4 chunks; MATEe uses 3 acceleration planes.
+topo-gen --torus 5x5x5x5 --no-provenance >"$T/net4.json"
+topo-gen --torus 5x5x5x5 --no-provenance --fail-link '(1,1,1,1)-(1,1,1,2)' >"$T/f4.json"
+run hr4 "$T/net4.json" --algorithm halfring --dims dimrotation
+run matee4 "$T/f4.json" --algorithm matee --dims dimrotation
+check "4-D: 4 chunks" [ "$(jget "$T/hr4.json" "d['schedule']['chunks']")" = 4 ]
+check "4-D: planes through X, Y, Z" [ "$(jget "$T/matee4.json" "sorted({t['via']['dimension'] for p in d['schedule']['phases'] for s in p['steps'] for t in s['transfers'] if 'via' in t})")" = "[0, 1, 2]" ]
+check "4-D: halfring < matee" lt hr4 matee4
+
 # --- --check: a generated schedule passes, unchanged; hand-corrupted ones are bad input -------
 for r in matee_dr mate_dr fr_pl; do
   expect_ok coll-sched --check -i "$T/$r.json" --no-provenance -o "$T/$r.checked.json"
