@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <numeric>
 
 namespace icnkit::coll {
@@ -30,6 +32,7 @@ public:
     check_header();
     check_order();
     check_links();
+    check_lanes();
     for (const Group& grp : groups_)
       if (grp.op == PhaseOp::AllToAll)
         simulate_group(grp);
@@ -54,6 +57,10 @@ private:
     int chunk = 0, dim = 0;
     PhaseOp op = PhaseOp::AllToAll;
     std::vector<Loc> steps;
+    // Per lane used: its first and last step in the group, and for its first step the latest
+    // ancestor in each lane of the chunk (to tell whether two lanes are ordered).
+    std::map<int, std::int64_t> first, last;
+    std::map<int, std::vector<std::int64_t>> first_row;
   };
 
   [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
@@ -176,7 +183,11 @@ private:
         group_key[c] = key;
         for (std::size_t k = 0; k < NL; ++k) barrier[c * NL + k] = lane_last[c * NL + k];
         group_of[c] = groups_.size();
-        groups_.push_back({static_cast<int>(c), ph.dimension, ph.op, {}});
+        Group g;
+        g.chunk = static_cast<int>(c);
+        g.dim = ph.dimension;
+        g.op = ph.op;
+        groups_.push_back(std::move(g));
       }
       for (std::size_t k = 0; k < NL; ++k)
         if (row[c * NL + k] < barrier[c * NL + k])
@@ -186,7 +197,13 @@ private:
                    ", the end of lane " + std::to_string(k) + " of chunk " + std::to_string(c) +
                    "'s previous dimension");
       lane_last[col] = id;
-      groups_[group_of[c]].steps.push_back(l);
+      Group& grp = groups_[group_of[c]];
+      grp.steps.push_back(l);
+      if (!grp.first.count(st.lane)) {
+        grp.first[st.lane] = id;
+        grp.first_row[st.lane].assign(row + c * NL, row + (c + 1) * NL);
+      }
+      grp.last[st.lane] = id;
     }
     check_sequence();
   }
@@ -488,6 +505,58 @@ private:
             for (std::int64_t r = 0; r < rings.count(); ++r) one_ring(r);
         }
       }
+    }
+  }
+
+  // Check 4 for concurrent lanes: two lanes of one chunk's dimension group that share a
+  // directed link must be ordered (every step of one after every step of the other), so the
+  // conflict-freedom the algorithms claim (MATE's planes, the folded ring beside the healthy
+  // rings) is proven, not assumed.
+  void check_lanes() {
+    for (const Group& grp : groups_) {
+      if (grp.first.size() < 2) continue;
+      const DimRings rings(geo_, grp.dim);
+      std::map<int, std::vector<std::int64_t>> chans;
+      for (const Loc& l : grp.steps) {
+        const Phase& ph = s_.phases[l.phase];
+        const Step& st = ph.steps[l.index];
+        auto& out = chans[st.lane];
+        for (const RingTransfer& tr : st.transfers) {
+          auto one_ring = [&](std::int64_t r) {
+            for (int i = 0; i < ph.ring_size; ++i)
+              for_each_hop(geo_, ph.dimension, ph.ring_size, rings.chip(r, i), i, tr,
+                           [&](std::int64_t, std::int64_t, std::int64_t ch) { out.push_back(ch); });
+          };
+          if (tr.rings)
+            for (std::int64_t r : *tr.rings) one_ring(r);
+          else
+            for (std::int64_t r = 0; r < rings.count(); ++r) one_ring(r);
+        }
+      }
+      for (auto& [lane, v] : chans) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+      }
+      for (auto a = chans.begin(); a != chans.end(); ++a)
+        for (auto b = std::next(a); b != chans.end(); ++b) {
+          const int A = a->first, B = b->first;
+          const bool ordered = grp.first_row.at(B)[static_cast<std::size_t>(A)] >= grp.last.at(A) ||
+                               grp.first_row.at(A)[static_cast<std::size_t>(B)] >= grp.last.at(B);
+          if (ordered) continue;
+          std::vector<std::int64_t> common;
+          std::set_intersection(a->second.begin(), a->second.end(), b->second.begin(),
+                                b->second.end(), std::back_inserter(common));
+          if (common.empty()) continue;
+          const std::int64_t link = topo::link_of_channel(common.front());
+          fail("/phases",
+               "lanes " + std::to_string(A) + " and " + std::to_string(B) + " of chunk " +
+                   std::to_string(grp.chunk) + " along dimension " + std::to_string(grp.dim) +
+                   " can run at the same time (neither waits for the other) and "
+                   "share a directed link of link " +
+                   std::to_string(link) + " (" +
+                   chip_text(geo_, net_.links[static_cast<std::size_t>(link)].a) + " - " +
+                   chip_text(geo_, net_.links[static_cast<std::size_t>(link)].b) + ")");
+        }
     }
   }
 

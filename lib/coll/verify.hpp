@@ -22,8 +22,11 @@
 //  4. Links: no physical hop of any logical hop (one link; N-1 links at a fold; 3 links through
 //     a neighbouring ring) uses a failed link or touches a failed chip, and, unless the step
 //     says shared_links, no two hops of a step, over all rings, use the same directed link.
-//     Concurrent steps (other lanes, other chunks) may share links: the simulator shares their
-//     bandwidth; the schedulers avoid it by construction (dims.hpp).
+//     Two lanes of one chunk's dimension group that share a directed link must be ordered (one
+//     entirely after the other): MATE's planes and the folded ring beside the healthy rings are
+//     proven conflict-free. Steps of different chunks may share links: the simulator shares
+//     their bandwidth (MATE's slot barriers keep its borrowed links apart, dims.hpp;
+//     FoldedRing + DimRotation chunks can meet in the slow faulty dimension).
 //
 // Why 3 (per ring, per dimension group) proves that every (source, destination) block of the whole
 // torus reaches its destination exactly once. Take one chunk, whose phases run one after the other

@@ -632,6 +632,8 @@ TEST_CASE("MATE / MATEe acceleration split: planes and folded ring finish togeth
   }
 }
 
+namespace {
+
 // Pairs (acceleration step, step that may run at the same time: neither is an ancestor of the
 // other) and how many of them share a directed link.
 struct Overlap {
@@ -676,12 +678,14 @@ Overlap accel_overlap(const Schedule& s, const topo::TorusGeometry& g) {
   return o;
 }
 
+} // namespace
+
 TEST_CASE("MATE / MATEe: acceleration traffic never runs beside traffic it shares a link with",
           "[coll-alg]") {
-  // Verification checks contention inside a step only (verify.hpp, check 4); steps that may run
-  // at the same time are the schedulers' business: an acceleration step borrows links of healthy
-  // rings and of other dimensions, so every step sharing one of its directed links must be
-  // ordered with it.
+  // An acceleration step borrows links of healthy rings and of other dimensions, so every step
+  // sharing one of its directed links must be ordered with it. verify() proves it for the lanes
+  // of a chunk's dimension group (check 4); this test checks every pair of steps, also across
+  // chunks (the schedulers' slot barriers).
   const std::vector<int> S = {4, 4, 4};
   const topo::Network net = make_torus(S);
   const topo::TorusGeometry g = topo::TorusGeometry::of(net, "test");
@@ -710,6 +714,14 @@ TEST_CASE("MATE / MATEe: acceleration traffic never runs beside traffic it share
   for (auto& st : m.steps)
     if (st.after.front() < first) st.after = wait;
   CHECK(accel_overlap(s, g).sharing > 0);
+  // ... and verify() refuses it: the plane lanes and the healthy rings' lane share links but
+  // neither waits for the other.
+  try {
+    verify(s, net, z, ErrorKind::Input);
+    FAIL("verify accepted concurrent lanes that share a link");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("can run at the same time") != std::string::npos);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ namespace {
 // --help derives its lists from the registry, like validation and --describe.
 std::string help_text() {
   std::string s =
-      "coll-sched: schedule a collective (all-to-all) on a torus network as hop-by-hop\n"
-      "store-and-forward steps between neighbours, verify exactly that every (source,\n"
-      "destination) block arrives once and no failed link is used, and add the `schedule`\n"
+      "coll-sched: schedule a collective (all-to-all, all-reduce, reduce-scatter, all-gather)\n"
+      "on a torus network as hop-by-hop store-and-forward steps between neighbours, verify\n"
+      "exactly that every (source, destination) block (or reduced block) arrives once and no\n"
+      "failed link is used, and add the `schedule`\n"
       "section to the document (an existing `report` section is dropped: it described another\n"
       "schedule). --bytes need not divide into whole pieces: piece sizes are real numbers of\n"
       "bytes in the analytic model.\n\nAlgorithms:\n";
@@ -34,10 +35,13 @@ std::string help_text() {
   s += "\nExamples:\n"
        "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
        "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB\n"
-       "  # HalfRing + DimRotation; MATEe around one failed Y link of the 4x4x4 torus:\n"
-       "  ... | coll-sched --algorithm halfring --dims dimrotation --bytes 8MiB\n"
-       "  topo-gen --pick 'torus:4x4x4/b1x1x1' --fail-link '(0,0,0)-(0,1,0)' -i cands.json \\\n"
+       "  # HalfRing + DimRotation; MATEe around one failed Y link; FoldedRing all-reduce:\n"
+       "  topo-gen --torus 4x4x4 | coll-sched --algorithm halfring --dims dimrotation \\\n"
+       "    --bytes 8MiB | net-sim\n"
+       "  topo-gen --torus 4x4x4 --fail-link '(0,0,0)-(0,1,0)' \\\n"
        "    | coll-sched --algorithm matee --dims dimrotation --bytes 8MiB | net-sim\n"
+       "  topo-gen --torus 4x4x4 --fail-link '(0,0,0)-(0,1,0)' \\\n"
+       "    | coll-sched --collective all-reduce --algorithm foldedring --bytes 64MiB\n"
        "  coll-sched -i net.json --bytes 8KB --dims pipeline --chunks 6 -o sched.json\n"
        "  coll-sched --check -i hand-edited.json > checked.json\n"
        "  coll-sched --describe\n";
