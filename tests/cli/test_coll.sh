@@ -52,10 +52,15 @@ expect_exit 2 "$T/net.json" coll-sched --bytes=-5
 expect_exit 2 "$T/net.json" coll-sched --bytes 0
 expect_exit 2 "$T/net.json" coll-sched --bytes 1MiB --no-such-option
 
-# Infeasible: exit 4.
+# Infeasible: exit 4 (HalfRing is all-to-all only); the Ring reduces.
 for c in all-reduce reduce-scatter all-gather; do
-  expect_exit 4 "$T/net.json" coll-sched --collective $c --bytes 1MiB
+  expect_exit 4 "$T/net.json" coll-sched --collective $c --algorithm halfring --bytes 1MiB
+  check "$c: one line naming what halfring implements" grep -q "implements all-to-all only" "$T/err"
+  expect_ok coll-sched -i "$T/net.json" --collective $c --bytes 1MiB -o "$T/red.json"
+  check "$c delivered" [ "$(jget "$T/red.json" "d['schedule']['verification']['delivered']")" = True ]
 done
+expect_ok coll-sched -i "$T/faulty.json" --collective all-reduce --algorithm foldedring --bytes 1MiB -o "$T/far.json"
+check "folded all-reduce: 6 phases" [ "$(jget "$T/far.json" "len(d['schedule']['phases'])")" = 6 ]
 expect_exit 4 "$T/faulty.json" coll-sched --bytes 1MiB
 check "names the link" grep -q "(1,1,0) and chip .* (2,1,0)" "$T/err"
 check "points to foldedring/mate" grep -q "foldedring, mate and matee route around failed links" "$T/err"
