@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/grid.hpp"
+#include "topo/torus.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -20,6 +21,17 @@ inline ErrorKind kind_of(const std::function<void()>& f) {
   }
   FAIL("no error thrown");
   return ErrorKind::Runtime;
+}
+
+// A generated torus of shape "4x4x4" or "4x4x4/b2x2x2" (2 to 6 dimensions), fingerprinted.
+inline topo::Network torus_of(const std::string& shape, double bw = 50e9, double lat = 1e-6) {
+  auto [ctx, cand] = topo::torus_from_shape(shape, "test");
+  topo::GenerateOptions o;
+  o.link_bandwidth_bytes_per_s = bw;
+  o.link_latency_s = lat;
+  topo::Network net = topo::generate(ctx, cand, o);
+  net.fingerprint = topo::fingerprint(net, nullptr);
+  return net;
 }
 
 // A context for n chips (the other fields at their defaults).

@@ -8,6 +8,7 @@
 #include "coll/generate.hpp"
 #include "coll/plan.hpp"
 #include "sim/analytic.hpp"
+#include "support.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/faults.hpp"
 #include "topo/torus.hpp"
@@ -23,23 +24,12 @@ namespace {
 constexpr double kB = 32e9, kAlpha = 100e-9;
 
 topo::Network torus(std::vector<int> S, double bw = kB, double lat = kAlpha) {
-  topo::Candidate c;
-  c.family = "torus";
-  std::vector<int> B(S.size(), 1);
-  c.id = topo::torus_candidate_id({S, B});
-  c.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
-  std::int64_t n = 1;
-  for (int s : S) n *= s;
-  c.n_endpoint = n;
-  c.derived_chips_per_board = 1;
-  topo::Context ctx;
-  ctx.n_chip = n;
-  topo::GenerateOptions o;
-  o.link_bandwidth_bytes_per_s = bw;
-  o.link_latency_s = lat;
-  topo::Network net = topo::generate(ctx, c, o);
-  net.fingerprint = topo::fingerprint(net, nullptr);
-  return net;
+  std::string shape;
+  for (int v : S) {
+    if (!shape.empty()) shape += 'x';
+    shape += std::to_string(v);
+  }
+  return test::torus_of(shape, bw, lat);
 }
 
 struct Run {

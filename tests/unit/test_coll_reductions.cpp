@@ -6,6 +6,7 @@
 #include "coll/schedule.hpp"
 #include "coll/verify.hpp"
 #include "sim/analytic.hpp"
+#include "support.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/faults.hpp"
 #include "topo/torus.hpp"
@@ -21,13 +22,7 @@ namespace {
 constexpr double kB = 50e9, kAlpha = 1e-6;
 
 topo::Network torus(const std::string& shape) {
-  auto [ctx, cand] = topo::torus_from_shape(shape, "test");
-  topo::GenerateOptions o;
-  o.link_bandwidth_bytes_per_s = kB;
-  o.link_latency_s = kAlpha;
-  topo::Network net = topo::generate(ctx, cand, o);
-  net.fingerprint = topo::fingerprint(net, nullptr);
-  return net;
+  return test::torus_of(shape, kB, kAlpha);
 }
 
 topo::Faults fail(const topo::Network& net, std::vector<std::string> links) {
