@@ -11,11 +11,12 @@ namespace {
 // - a lane's steps form a chain; a phase's first step of each lane waits for the end of the
 //   chunk's previous phase (every lane's last step);
 // - pipeline: the normal phase of (c, k) also waits for the end of (c-1, k);
-// - when acceleration phases exist (MATE), slots are kept apart: an acceleration phase waits
-//   for the normal phases of every chunk in its slot and for the acceleration phases of the
-//   chunks before it in that slot (faults in different dimensions get separate acceleration
-//   phases), and the next slot's normal phases wait for them. So acceleration traffic, which
-//   borrows links of other dimensions, never meets another chunk's traffic.
+// - when acceleration phases exist (MATE) or in.lockstep (a faulty torus), slots are kept
+//   apart: an acceleration phase waits for the normal phases of every chunk in its slot and for
+//   the acceleration phases of the chunks before it in that slot (faults in different
+//   dimensions get separate acceleration phases), and the next slot waits for the whole slot.
+//   So acceleration traffic, which borrows links of other dimensions, never meets another
+//   chunk's traffic, and chunks never meet in a slow faulty dimension (FoldedRing).
 // Ids follow the emission order: slot by slot, first every normal phase, then every
 // acceleration phase; all dependencies point to earlier ids.
 struct Entry {
@@ -70,7 +71,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   s.fault_handling = in.algorithm->fault_handling;
   s.bytes_per_node = in.bytes_per_node;
   s.chunks = C;
-  bool accelerated = false;
+  bool accelerated = in.lockstep;
   for (auto& by_dim : in.plans)
     for (auto& p : by_dim)
       if (p.phases.size() > 1 || (p.phases.size() == 1 && !p.phases[0].suffix.empty()))
@@ -139,7 +140,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   for (int c = 0; c < C; ++c)
     slots = std::max(slots, (pipeline ? c : 0) +
                                 static_cast<int>(order[static_cast<std::size_t>(c)].size()));
-  Ends accel_prev_slot;
+  Ends prev_slot; // lockstep: the end of the previous slot
   for (int slot = 0; slot < slots; ++slot) {
     struct Active {
       int c, k;
@@ -158,7 +159,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
       const Entry& e = order[uc][static_cast<std::size_t>(k)];
       Ends wait = chunk_end[uc];
       if (pipeline && c > 0) wait = join(wait, group_end[uc - 1][static_cast<std::size_t>(k)]);
-      if (accelerated) wait = join(wait, accel_prev_slot);
+      if (accelerated) wait = join(wait, prev_slot);
       const DimPlan& plan = plan_of(e);
       Ends end = plan.phases.empty() ? wait : emit(c, e, plan.phases[0], wait);
       after_normal[a] = end;
@@ -179,7 +180,12 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
       group_end[uc][static_cast<std::size_t>(k)] = end;
       chunk_end[uc] = end;
     }
-    if (accelerated) accel_prev_slot = accel_chain.empty() ? accel_prev_slot : accel_chain;
+    if (accelerated) {
+      Ends end = accel_chain.empty() ? normals : join(normals, accel_chain);
+      std::sort(end.begin(), end.end());
+      end.erase(std::unique(end.begin(), end.end()), end.end());
+      if (!end.empty()) prev_slot = std::move(end);
+    }
   }
   s.lanes = max_lane + 1;
   return s;

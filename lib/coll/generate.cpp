@@ -61,7 +61,11 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // pieces are real numbers of bytes: the analytic model (fluid flows, max-min sharing) is exact
   // for them, and verification works on exact fractions of a block, never on bytes. A
   // packet/flit-level engine rounds each piece up to whole flits.
-  ComposeInput in{&alg, &g, col.name, req.bytes_per_node, {}, chunks};
+  ComposeInput in{&alg, &g, col.name, req.bytes_per_node, {}, chunks, false};
+  // On a faulty torus the dimensions' plans differ in length; slots in lockstep keep chunks
+  // from meeting in the slow dimension (and MATE's borrowed links from other traffic).
+  in.lockstep =
+      std::any_of(df.begin(), df.end(), [](const DimFaults& f) { return !f.faulty.empty(); });
   std::vector<PhaseOp> ops;
   if (col.name == "all-to-all") ops = {PhaseOp::AllToAll};
   if (col.name == "reduce-scatter" || col.name == "all-reduce")

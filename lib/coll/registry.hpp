@@ -49,6 +49,7 @@ struct ComposeInput {
   // the collective does not use).
   std::array<std::vector<DimPlan>, 3> plans;
   int chunks = 1; // for pipeline
+  bool lockstep = false; // a slot starts when the previous one has ended (faulty tori)
 };
 
 struct DimSchedulingInfo {
