@@ -48,7 +48,7 @@ struct ComposeInput {
   // plans[op][dim] (op = PhaseOp as an index; empty for dimensions of size 1 and for the ops
   // the collective does not use).
   std::array<std::vector<DimPlan>, 3> plans;
-  int chunks = 1; // for pipeline
+  int chunks = 1;        // for pipeline
   bool lockstep = false; // a slot starts when the previous one has ended (faulty tori)
 };
 

@@ -48,7 +48,8 @@ std::pair<Context, Candidate> torus_from_shape(const std::string& shape, const s
       std::size_t x = t.find('x', i);
       if (x == std::string::npos) x = t.size();
       std::string part = t.substr(i, x - i);
-      if (part.empty() || part.size() > 7 || part.find_first_not_of("0123456789") != std::string::npos)
+      if (part.empty() || part.size() > 7 ||
+          part.find_first_not_of("0123456789") != std::string::npos)
         fail_usage(where, "expected a shape like 5x5x5x5 or 4x4x4/b2x2x2, got '" + shape + "'");
       out.push_back(std::stoi(part));
       i = x + 1;
