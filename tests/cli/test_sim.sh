@@ -97,6 +97,29 @@ assert r["source"] == "traffic" and r["algorithm"] == "hardware-routing:dor"
 assert r["flows"] == 64 * 63 and r["steps"] == 1
 EOF
 
+# --- MPICH's pairwise exchange: 63 rounds one after another (4x4x4 is a power of two: XOR) ----
+expect_ok net-sim -i "$T/routed.json" --traffic all-to-all-pairwise --bytes 64MiB -o "$T/pw.json"
+python3 - "$T/pw.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["report"]
+assert r["steps"] == 63 and r["flows"] == 64 * 63, (r["steps"], r["flows"])
+assert r["algorithm"] == "hardware-routing:dor/pairwise"
+# Each round is a permutation of 1 MiB messages at 50 GB/s: no faster than 63 of them in a row.
+assert r["time_s"] >= 63 * (2**20 / 50e9)
+EOF
+check "pairwise: 63 rounds" [ $? = 0 ]
+# MPICH's choice: 1 KiB per pair is all at once, 256 KiB per pair pairwise.
+expect_ok net-sim -i "$T/routed.json" --traffic all-to-all-mpich --bytes 64KiB -o "$T/m1.json"
+check "mpich small: one step" [ "$(jget "$T/m1.json" "d['report']['steps']")" = 1 ]
+expect_ok net-sim -i "$T/routed.json" --traffic all-to-all-mpich --bytes 16MiB -o "$T/m2.json"
+check "mpich large: pairwise" [ "$(jget "$T/m2.json" "d['report']['steps']")" = 63 ]
+expect_exit 2 "$T/routed.json" net-sim --traffic all-to-some --bytes 1MiB
+
+# --- the closed form beside the simulated time -----------------------------------------------
+expect_ok net-sim -i "$T/sched.json" -o "$T/cf.json"
+check "closed form = simulated (ring, sequential)" [ "$(jget "$T/cf.json" "abs(d['report']['closed_form']['time_s'] - d['report']['time_s']) <= 1e-9 * d['report']['time_s']")" = True ]
+check "dim_scheduling reported" [ "$(jget "$T/cf.json" "d['report']['dim_scheduling']")" = sequential ]
+
 # --- deterministic: same input, same bytes ---------------------------------------------------
 net-sim --no-provenance <"$T/sched.json" >"$T/a.json"
 net-sim --no-provenance <"$T/sched.json" >"$T/b.json"

@@ -100,4 +100,19 @@ check "--help has an example" grep -q "topo-gen --pick" "$T/out"
 expect_ok topo-gen --version
 check "--version names the tool" grep -q "^topo-gen " "$T/out"
 
+# --- topo-gen --torus: a torus straight from its shape, 2 to 6 dimensions ------------------
+expect_ok topo-gen --torus 5x5x5x5 --link-bw 32GB/s --link-latency 100ns -o "$T/t4d.json"
+check "4D: 625 chips" [ "$(jget "$T/t4d.json" "d['network']['n_chip']")" = 625 ]
+check "4D: 4 links per chip" [ "$(jget "$T/t4d.json" "len(d['network']['links'])")" = 2500 ]
+check "4D: diameter 8" [ "$(jget "$T/t4d.json" "d['network']['metrics']['diameter']")" = 8 ]
+expect_ok topo-gen --torus 4x4x4/b2x2x2 -o "$T/tb.json"
+check "boards of 8" [ "$(jget "$T/tb.json" "len(d['network']['boards'])")" = 8 ]
+topo-enum -n 64 >"$T/c64.json"
+expect_ok topo-gen -i "$T/c64.json" --pick 'torus:4x4x4/b2x2x2' -o "$T/tp.json"
+check "same network as --pick" [ "$(jget "$T/tb.json" "d['network']['fingerprint']")" = "$(jget "$T/tp.json" "d['network']['fingerprint']")" ]
+for bad in 5x 5 4x4x4/b3x1x1 2x2x2x2x2x2x2 4x4/c2x2 1x4; do
+  expect_exit 2 - topo-gen --torus "$bad"
+done
+expect_exit 2 - topo-gen --torus 4x4 --pick 0
+
 finish
