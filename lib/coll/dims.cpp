@@ -71,11 +71,11 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   s.fault_handling = in.algorithm->fault_handling;
   s.bytes_per_node = in.bytes_per_node;
   s.chunks = C;
-  bool accelerated = in.lockstep;
+  bool lockstep = in.lockstep;
   for (auto& by_dim : in.plans)
     for (auto& p : by_dim)
       if (p.phases.size() > 1 || (p.phases.size() == 1 && !p.phases[0].suffix.empty()))
-        accelerated = true;
+        lockstep = true;
 
   using Ends = std::vector<std::int64_t>; // the steps whose completion ends something
   // ends[c][k]: end of chunk c's k-th dimension (all its phases); normal_end[c][k]: its normal
@@ -159,7 +159,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
       const Entry& e = order[uc][static_cast<std::size_t>(k)];
       Ends wait = chunk_end[uc];
       if (pipeline && c > 0) wait = join(wait, group_end[uc - 1][static_cast<std::size_t>(k)]);
-      if (accelerated) wait = join(wait, prev_slot);
+      if (lockstep) wait = join(wait, prev_slot);
       const DimPlan& plan = plan_of(e);
       Ends end = plan.phases.empty() ? wait : emit(c, e, plan.phases[0], wait);
       after_normal[a] = end;
@@ -180,7 +180,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
       group_end[uc][static_cast<std::size_t>(k)] = end;
       chunk_end[uc] = end;
     }
-    if (accelerated) {
+    if (lockstep) {
       Ends end = accel_chain.empty() ? normals : join(normals, accel_chain);
       std::sort(end.begin(), end.end());
       end.erase(std::unique(end.begin(), end.end()), end.end());
