@@ -66,6 +66,14 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // from meeting in the slow dimension (and MATE's borrowed links from other traffic).
   in.lockstep =
       std::any_of(df.begin(), df.end(), [](const DimFaults& f) { return !f.faulty.empty(); });
+  if (col.name != "all-to-all")
+    for (int d = 0; d < g.dims(); ++d)
+      if (g.size(d) > 64)
+        fail_infeasible("--collective", col.name +
+                                            " schedules are verified on rings of up to 64 "
+                                            "chips; dimension " +
+                                            std::to_string(d) + " has " +
+                                            std::to_string(g.size(d)));
   std::vector<PhaseOp> ops;
   if (col.name == "all-to-all") ops = {PhaseOp::AllToAll};
   if (col.name == "reduce-scatter" || col.name == "all-reduce")

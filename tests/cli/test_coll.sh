@@ -59,6 +59,9 @@ for c in all-reduce reduce-scatter all-gather; do
   expect_ok coll-sched -i "$T/net.json" --collective $c --bytes 1MiB -o "$T/red.json"
   check "$c delivered" [ "$(jget "$T/red.json" "d['schedule']['verification']['delivered']")" = True ]
 done
+topo-gen --torus 128x2 >"$T/long.json"
+expect_exit 4 "$T/long.json" coll-sched --collective all-reduce --bytes 1MiB
+check "reductions: rings of up to 64" grep -q "rings of up to 64 chips; dimension 0 has 128" "$T/err"
 expect_ok coll-sched -i "$T/faulty.json" --collective all-reduce --algorithm foldedring --bytes 1MiB -o "$T/far.json"
 check "folded all-reduce: 6 phases" [ "$(jget "$T/far.json" "len(d['schedule']['phases'])")" = 6 ]
 expect_exit 4 "$T/faulty.json" coll-sched --bytes 1MiB
