@@ -42,9 +42,63 @@ double alg_time(const std::string& alg, int n, double S, double B, double a) {
 
 } // namespace
 
+double ring_reduction_time(int n, double share, double B, double alpha) {
+  if (n <= 1) return 0;
+  return (n - 1) * (alpha + share / (2.0 * n * B));
+}
+
+namespace {
+
+// Fault-free reductions on an equal-radix torus: entry k of a chunk's sequence (reduce-scatters,
+// then all-gathers) takes T_k, the same for every chunk; chunk c's entry k starts after its own
+// entry k-1 and, for the pipeline, after chunk c-1's entry k (the longest path of that grid);
+// sequential and DimRotation chunks never share a dimension at a time, so they take sum T_k.
+std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double B, double a) {
+  if (s.algorithm != "ring" && s.algorithm != "foldedring") return {};
+  const bool rs = s.collective != "all-gather", ag = s.collective != "reduce-scatter";
+  std::vector<double> T;
+  const int C = s.chunks;
+  double share = static_cast<double>(s.bytes_per_node) / C;
+  if (!rs)
+    for (int k = 0; k < D; ++k) share /= n;
+  if (rs)
+    for (int k = 0; k < D; ++k) {
+      T.push_back(ring_reduction_time(n, share, B, a));
+      share /= n;
+    }
+  if (ag)
+    for (int k = 0; k < D; ++k) {
+      share *= n;
+      T.push_back(ring_reduction_time(n, share, B, a));
+    }
+  ClosedForm out;
+  if (s.dim_scheduling == "pipeline") {
+    // An all-reduce's chunk c-1 gathers along the dimension chunk c still reduces along: they
+    // share its links, which this recursion does not model.
+    if (rs && ag) return {};
+    std::vector<double> done(T.size(), 0); // chunk c-1's end of each entry
+    for (int c = 0; c < C; ++c) {
+      double t = 0;
+      for (std::size_t k = 0; k < T.size(); ++k) {
+        t = std::max(t, done[k]) + T[k];
+        done[k] = t;
+      }
+    }
+    out.time_s = done.back();
+  } else {
+    for (double t : T) out.time_s += t;
+  }
+  out.formula = s.collective + " " + s.algorithm + "+" + s.dim_scheduling +
+                ": per phase (N-1)(alpha + share/(2NB)), the share shrinking by N per "
+                "reduce-scatter and growing back per all-gather; per-sub-stage latency model";
+  return out;
+}
+
+} // namespace
+
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
                                       const topo::Faults& faults) {
-  if (s.collective != "all-to-all" || net.links.empty() || !faults.chips.empty()) return {};
+  if (net.links.empty() || !faults.chips.empty()) return {};
   topo::TorusGeometry g = topo::TorusGeometry::shape_of(net, "closed form");
   if (topo::TorusGeometry::twisted(net)) return {};
   std::vector<int> live;
@@ -63,6 +117,8 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
   const auto n_down = std::count(down.begin(), down.end(), 1);
   ClosedForm out;
   const std::string name = s.algorithm + "+" + s.dim_scheduling;
+  if (s.collective != "all-to-all")
+    return n_down == 0 ? reduction_form(s, n, D, B, a) : std::nullopt;
   if (n_down == 0) {
     if (s.algorithm == "mate" || s.algorithm == "matee") return {};
     if (s.dim_scheduling == "sequential") {

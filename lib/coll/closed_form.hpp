@@ -31,6 +31,10 @@ double ring_time(int n, double S, double B, double alpha, LatencyModel m);
 double halfring_time(int n, double S, double B, double alpha, LatencyModel m, int plane_hops = 1);
 double folded_time(int n, double S, double B, double alpha, LatencyModel m);
 
+// One ring's bidirectional reduce-scatter or all-gather of a share of `share` bytes per node:
+// N-1 steps, each moving half a block (share/(2N)) one hop each way.
+double ring_reduction_time(int n, double share, double B, double alpha);
+
 struct ClosedForm {
   double time_s = 0;
   std::string formula; // how it was composed, for the report
@@ -38,9 +42,10 @@ struct ClosedForm {
 
 // The closed form of a generated schedule on its network, under the per-sub-stage model, where
 // one exists: every dimension of the same size, every link of the same bandwidth and latency,
-// and either no fault (ring / halfring / foldedring with any scheduler) or exactly one failed
-// link (mate / matee with sequential or dimrotation). nullopt otherwise (mixed radix lets
-// DimRotation's chunks meet in one dimension; several faults have no closed form here).
+// and either no fault (ring / halfring / foldedring with any scheduler, all-to-all and the
+// reductions) or exactly one failed link (all-to-all mate / matee, sequential or dimrotation).
+// nullopt otherwise (mixed radix lets DimRotation's chunks meet in one dimension; several faults
+// have no closed form here).
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
                                       const topo::Faults& faults);
 
