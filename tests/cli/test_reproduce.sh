@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# scripts/reproduce-micro25: the table exists, and its bandwidth-bound column (2 GiB per node,
+# latency < 0.5%) equals the paper's Table 1 algebra for N = 5, C = 6, averaged over D = 2, 3, 4
+# (algorithms.md §1-4): HalfRing / Ring = 2N/(N+1) = 5/3; Pipeline / DimRotation = (C+D-1)/C,
+# whose mean over D is 4/3; FoldedRing + DimRotation = r (C+D-1)/C · 5/3 with r = 3/10 = 2/3.
+source "$ICNKIT_SRC/tests/cli/lib.sh"
+
+ICNKIT_BIN="$ICNKIT_BIN" "$ICNKIT_SRC/scripts/reproduce-micro25" --csv >"$T/table.csv" 2>"$T/err"
+check "reproduction runs" [ $? = 0 ]
+python3 - "$T/table.csv" <<'EOF'
+import csv, sys
+rows = {r["configuration"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert len(rows) == 22, len(rows)
+def big(name):
+    return float(rows[name]["ours_largest_size"])
+want = {
+    "synthetic fault-free: HalfRing + Pipeline vs Ring + Pipeline": 5 / 3,
+    "synthetic fault-free: Ring + DimRotation vs Ring + Pipeline": 4 / 3,
+    "synthetic fault-free: HalfRing + DimRotation vs Ring + Pipeline": 5 / 3 * 4 / 3,
+    "synthetic 1 fault: FoldedRing + DimRotation vs fault-free Ring + Pipeline": 2 / 3,
+}
+for name, w in want.items():
+    assert abs(big(name) / w - 1) < 0.01, (name, big(name), w)
+# Every row has the paper's figure and a positive speedup of ours.
+for r in rows.values():
+    assert float(r["ours"]) > 0 and float(r["paper"]) > 0, r
+EOF
+check "bandwidth-bound speedups = Table 1" [ $? = 0 ]
+finish
