@@ -8,6 +8,7 @@
 #include "doc/document.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <new>
@@ -24,10 +25,118 @@ struct Common {
   bool no_provenance = false;
   bool quiet = false;
   bool pretty = false;
+  bool strict = false; // --strict (add_strict): a failed verdict is an error, not a warning
+  // --describe (add_describe): the tool's registry, as text or (--format json) as JSON.
+  bool describe = false;
+  std::string describe_format;         // the --format add_describe adds where a tool has none
+  std::function<json()> describe_json; // the registry; the text is rendered from it
 };
 
 inline void warn(const Common& c, const std::string& msg) {
   std::fprintf(stderr, "%s: warning: %s\n", c.name.c_str(), msg.c_str());
+}
+
+// --- Verdicts and --strict -------------------------------------------------------------------
+// A verdict is what a tool found out about a valid input and records in its section: the routing
+// deadlocks, pairs are unreachable, a verification failed, a simulation saturated. By default a
+// failed verdict is a warning (`TOOL: warning: WHAT`) and the document is written (exit 0), so
+// it can be inspected; with --strict it is an error: one line `TOOL: error: --strict: WHAT`,
+// nothing on stdout, -o untouched, exit 4. 4 because the input was valid and the requirement
+// --strict states (deadlock-free, everything delivered, verified) is not met: DESIGN's
+// "infeasible"; 1 would blame the machine, 2 the command line, 3 the document.
+inline void add_strict(CLI::App& app, Common& c) {
+  app.add_flag("--strict", c.strict,
+               "Fail (exit 4, nothing written) instead of warning when a verification fails: "
+               "for Makefiles and CI");
+}
+
+// Reports a verdict. Call it for every verdict before writing the output: under --strict the
+// first failed one throws Error(Infeasible) at "--strict" and nothing is written.
+inline void verdict(const Common& c, bool ok, const std::string& what) {
+  if (ok) return;
+  if (c.strict) fail_infeasible("--strict", what);
+  warn(c, what);
+}
+
+// --- --describe -------------------------------------------------------------------------------
+// Every tool describes what it can do from its registries: `--describe` prints it as text for
+// people, `--describe --format json` as JSON for programs (one object: "tool" and the registry's
+// lists). The text is rendered from the JSON, so the two never disagree. Call after the tool's
+// own --format (if it has one); a tool without one gets `--format json`.
+inline void add_describe(CLI::App& app, Common& c, const std::string& what,
+                         std::function<json()> registry) {
+  app.add_flag("--describe", c.describe,
+               "Print " + what + " (text; with --format json as JSON) and exit");
+  if (!app.get_option_no_throw("--format"))
+    app.add_option("--format", c.describe_format,
+                   "Output format: json (the document; with --describe, JSON instead of text)")
+        ->check(CLI::IsMember({"json"}));
+  c.describe_json = std::move(registry);
+}
+
+namespace detail {
+inline std::string describe_scalar(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string s;
+    for (const json& x : v) s += (s.empty() ? "" : ", ") + describe_scalar(x);
+    return s.empty() ? "none" : s;
+  }
+  return v.dump();
+}
+inline bool is_list_of_objects(const json& v) {
+  return v.is_array() && !v.empty() && v.front().is_object();
+}
+// One entry: its name on a line of its own, its summary under it, then its other fields.
+inline void describe_item(std::string& out, const json& item, const std::string& indent) {
+  out += indent + (item.contains("name") ? describe_scalar(item["name"]) : "?") + "\n";
+  if (item.contains("summary")) out += indent + "  " + describe_scalar(item["summary"]) + "\n";
+  for (auto it = item.begin(); it != item.end(); ++it) {
+    if (it.key() == "name" || it.key() == "summary") continue;
+    if (is_list_of_objects(it.value())) {
+      out += indent + "  " + it.key() + ":\n";
+      for (const json& sub : it.value()) describe_item(out, sub, indent + "    ");
+    } else {
+      out += indent + "  " + it.key() + ": " + describe_scalar(it.value()) + "\n";
+    }
+  }
+}
+} // namespace detail
+
+// The text form of a --describe object, like a manual page: each list under its key in capitals,
+// one entry per paragraph (name on a line of its own, summary, other fields as `key: value`,
+// nested lists indented); other top-level fields as `key: value`.
+inline std::string describe_text(const json& d) {
+  std::string out;
+  for (auto it = d.begin(); it != d.end(); ++it) {
+    if (it.key() == "tool") continue;
+    if (!out.empty()) out += "\n";
+    if (!detail::is_list_of_objects(it.value())) {
+      out += it.key() + ": " + detail::describe_scalar(it.value()) + "\n";
+      continue;
+    }
+    std::string heading = it.key();
+    for (char& ch : heading) ch = ch == '_' ? ' ' : static_cast<char>(std::toupper(ch));
+    out += heading + "\n";
+    for (const json& item : it.value()) {
+      out += "\n";
+      detail::describe_item(out, item, "");
+    }
+  }
+  return out;
+}
+
+// Prints the --describe object of a tool that asked for it (run() calls this).
+inline void print_description(CLI::App& app, const Common& c) {
+  const CLI::Option* f = app.get_option_no_throw("--format");
+  const bool as_json = f && f->count() > 0;
+  if (as_json && f->as<std::string>() != "json")
+    fail_usage("--format", "--describe prints text, or JSON with --format json; not '" +
+                               f->as<std::string>() + "'");
+  json d = {{"tool", c.name}};
+  json reg = c.describe_json();
+  for (auto it = reg.begin(); it != reg.end(); ++it) d[it.key()] = it.value();
+  write_output(c.output, as_json ? d.dump(2) + "\n" : describe_text(d));
 }
 
 inline void add_input(CLI::App& app, Common& c) {
@@ -77,6 +186,10 @@ inline int run(const char* name, const char* description, int argc, char** argv,
       return static_cast<int>(ErrorKind::Usage);
     }
     Progress::set_quiet(c.quiet);
+    if (c.describe) {
+      print_description(app, c);
+      return 0;
+    }
     body(c);
     return 0;
   } catch (const Error& e) {

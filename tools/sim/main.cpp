@@ -7,6 +7,7 @@
 #include "core/units.hpp"
 #include "route/routing.hpp"
 #include "sim/analytic.hpp"
+#include "sim/registry.hpp"
 #include "sim/report.hpp"
 #include "sim/traffic.hpp"
 
@@ -64,6 +65,10 @@ int main(int argc, char** argv) {
             ->check(CLI::IsMember({"json", "csv"}))
             ->default_str("json");
         app.add_flag("--step-times", step_times, "Record every step's start and end in the report");
+        tool::add_strict(app, c);
+        tool::add_describe(app, c,
+                           "the simulation modes, their latency models and the traffic patterns",
+                           sim::describe);
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {

@@ -1,0 +1,57 @@
+#include "sim/registry.hpp"
+
+#include "sim/analytic.hpp"
+
+namespace icnkit::sim {
+
+const std::vector<ModeInfo>& modes() {
+  static const std::vector<ModeInfo> list = {
+      {"analytic",
+       "Flow-level: every transfer of a step is a flow over its links, sharing each directed "
+       "channel max-min fairly (progressive filling, recomputed when a flow starts or drains); a "
+       "step starts when the steps it depends on have finished. Reports completion time, "
+       "per-phase times, algbw/busbw and link utilisation.",
+       kAnalyticLatencyModel, true},
+      {"flit",
+       "Flit-level: routers with virtual channels and credits driven by the routing section, "
+       "latency in cycles and a status (ok, saturated, deadlock). Not implemented yet: --mode "
+       "flit is exit 4.",
+       "cycles", false},
+  };
+  return list;
+}
+
+const std::vector<TrafficInfo>& traffic_patterns() {
+  static const std::vector<TrafficInfo> list = {
+      {"all-to-all",
+       "Every ordered pair of live chips sends bytes/n as one flow over its routed path, all at "
+       "once (the optimistic hardware-routing baseline).",
+       "", AllToAllPattern::Simultaneous},
+      {"all-to-all-pairwise",
+       "MPICH's pairwise exchange: n-1 rounds one after the other, rank i to i XOR k (n a power "
+       "of two) or i+k mod n, a barrier between rounds (the pessimistic baseline).",
+       "MPICH MPI_Alltoall, pairwise-exchange algorithm", AllToAllPattern::Pairwise},
+      {"all-to-all-mpich",
+       "MPICH's default choice by message size: all at once up to 32 KiB per pair, pairwise "
+       "above (the MICRO'25 paper's DOR/WFR baseline).",
+       "MPICH MPI_Alltoall, MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE = 32768", AllToAllPattern::Mpich},
+  };
+  return list;
+}
+
+json describe() {
+  json ms = json::array(), ts = json::array();
+  for (auto& m : modes())
+    ms.push_back({{"name", m.name},
+                  {"summary", m.summary},
+                  {"latency_model", m.latency_model},
+                  {"implemented", m.implemented}});
+  for (auto& t : traffic_patterns()) {
+    json e = {{"name", t.name}, {"summary", t.summary}};
+    if (!t.reference.empty()) e["reference"] = t.reference;
+    ts.push_back(e);
+  }
+  return {{"modes", ms}, {"traffic", ts}};
+}
+
+} // namespace icnkit::sim
