@@ -8,6 +8,7 @@
 namespace icnkit::sim {
 
 json to_json(const Report& s) {
+  if (s.flit) return flit::to_json(*s.flit);
   json phases = json::array();
   for (const PhaseTime& p : s.phases)
     phases.push_back({{"name", p.name},
@@ -59,6 +60,12 @@ double nonneg(ObjReader& r, const std::string& key) {
 Report parse_report(ObjReader& r) {
   Report s;
   s.mode = r.string("mode");
+  if (s.mode == "flit" && r.string_opt("source").value_or("") == "traffic") {
+    s.source = "traffic";
+    s.flit = flit::parse_flit_report(r);
+    s.network_fingerprint = s.flit->network_fingerprint;
+    return s;
+  }
   if (s.mode != "analytic" && s.mode != "flit")
     r.fail("mode", "must be analytic or flit, got \"" + s.mode + "\"");
   s.source = r.string("source");

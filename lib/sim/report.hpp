@@ -2,6 +2,7 @@
 // times and link utilisation of one simulated run, plus its one-row CSV form.
 #pragma once
 #include "core/json_reader.hpp"
+#include "sim/flit/report.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,8 @@ struct Report {
   // Per step (start_s, end_s), only when asked for (net-sim --step-times).
   std::optional<std::vector<std::pair<double, double>>> step_times;
   std::string network_fingerprint;
+  // mode "flit", source "traffic": the flit-level study, which is then the whole section.
+  std::optional<flit::FlitReport> flit;
 };
 
 json to_json(const Report& s);

@@ -7,11 +7,13 @@
 #include "core/units.hpp"
 #include "route/routing.hpp"
 #include "sim/analytic.hpp"
+#include "sim/flit/study.hpp"
 #include "sim/registry.hpp"
 #include "sim/report.hpp"
 #include "sim/traffic.hpp"
 
 #include <memory>
+#include <thread>
 
 using namespace icnkit;
 
@@ -25,11 +27,157 @@ std::int64_t live_chips(const topo::Network& n, const topo::Faults& f) {
   return k;
 }
 
+// The flit-level study under synthetic traffic (--mode flit --traffic PATTERN).
+struct FlitCli {
+  std::string router = "booksim", rate_text, sweep, hotspot, link_latency = "booksim";
+  std::string vc_release;
+  int vcs = -1, buffer_flits = -1, routing_delay = -1, va_delay = -1, sa_delay = -1, st_delay = -1;
+  int credit_delay = -1, alloc_iters = -1, packet_flits = 1, threads = 0;
+  std::int64_t flit_bytes = 16, warmup = 3000, measure = 10000, watchdog = 0;
+  double latency_threshold = 0;
+  std::uint64_t seed = 0;
+  bool find_saturation = false, link_stats = false;
+};
+
+void add_flit_options(CLI::App& app, FlitCli& f) {
+  const char* g = "Flit mode (--mode flit)";
+  app.add_option("--router", f.router,
+                 "Router model to start from: booksim (BookSim 2.0's input-queued router: 2 VCs "
+                 "x 8 flits, lookahead routing, 1-cycle VA/SA/ST, credit delay 2, iSLIP x2, VCs "
+                 "released on tail); the options below change single parameters")
+      ->check(CLI::IsMember({"booksim"}))
+      ->group(g);
+  app.add_option("--rate", f.rate_text, "Offered load, flits per node per cycle (0..1)")->group(g);
+  app.add_option("--sweep", f.sweep,
+                 "Several rates, one run (and one CSV row) each: FROM:TO:STEP or R1,R2,...")
+      ->group(g);
+  app.add_flag("--find-saturation", f.find_saturation,
+               "Search the saturation rate (latency reaches 3x the zero-load latency, or the run "
+               "saturates) to 0.005")
+      ->group(g);
+  app.add_option("--packet-flits", f.packet_flits, "Packet size in flits (default 1)")->group(g);
+  app.add_option("--flit-bytes", f.flit_bytes,
+                 "Flit size in bytes: sets the clock (one flit per cycle on the fastest link) "
+                 "for --link-latency-cycles document (default 16)")
+      ->group(g);
+  app.add_option("--hotspot", f.hotspot,
+                 "Hot chips and their share of the packets for --traffic hotspot: NODES:FRACTION, "
+                 "e.g. 0,63:0.2")
+      ->group(g);
+  app.add_option("--vcs", f.vcs, "VCs per port (default 2; at least the routing's VC classes)")
+      ->group(g);
+  app.add_option("--buffer-flits", f.buffer_flits, "Input buffer depth per VC (default 8)")
+      ->group(g);
+  app.add_option("--routing-delay", f.routing_delay, "Cycles (default 0: lookahead)")->group(g);
+  app.add_option("--va-delay", f.va_delay, "VC allocation cycles (default 1)")->group(g);
+  app.add_option("--sa-delay", f.sa_delay, "Switch allocation cycles (default 1)")->group(g);
+  app.add_option("--st-delay", f.st_delay, "Switch traversal cycles (default 1)")->group(g);
+  app.add_option("--credit-delay", f.credit_delay, "Credit processing cycles (default 2)")
+      ->group(g);
+  app.add_option("--alloc-iters", f.alloc_iters, "iSLIP iterations (default 2)")->group(g);
+  app.add_option("--vc-release", f.vc_release,
+                 "When an output VC takes the next packet: tail (its tail left; default) or "
+                 "credit (the tail's credit came back)")
+      ->check(CLI::IsMember({"tail", "credit"}))
+      ->group(g);
+  app.add_option("--link-latency-cycles", f.link_latency,
+                 "Link latency: booksim (1 cycle; 2 on a torus or ring, as BookSim times them), "
+                 "document (latency_s at the --flit-bytes clock) or CYCLES (default booksim)")
+      ->group(g);
+  app.add_option("--warmup", f.warmup, "Warm-up cycles before the measurement (default 3000)")
+      ->group(g);
+  app.add_option("--measure", f.measure, "Measurement window in cycles (default 10000)")->group(g);
+  app.add_option("--seed", f.seed, "Random seed of the traffic (default 0)")->group(g);
+  app.add_option("--latency-threshold", f.latency_threshold,
+                 "Mean latency (cycles) past which a run is saturated and stops (default: "
+                 "max(500, 4x the longest path's zero-load latency))")
+      ->group(g);
+  app.add_option("--watchdog", f.watchdog,
+                 "Cycles without any flit moving before a run stops as deadlocked (default "
+                 "1000 + 4x the longest link latency)")
+      ->group(g);
+  app.add_flag("--link-stats", f.link_stats, "Record every channel's utilisation in the report")
+      ->group(g);
+  app.add_option("--threads", f.threads,
+                 "Runs of a sweep or saturation search in parallel (default: the machine's "
+                 "cores, at most 2 x ...)")
+      ->group(g);
+}
+
+double parse_rate(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(v >= 0) || !(v <= 1))
+    fail_usage("--rate",
+               "must be a number within [0, 1] flits per node per cycle, got '" + text + "'");
+  return v;
+}
+
+sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traffic) {
+  sim::flit::StudyOptions o;
+  o.preset = f.router;
+  o.router = sim::flit::booksim_preset();
+  auto set = [](int v, int& field) {
+    if (v >= 0) field = v;
+  };
+  set(f.vcs, o.router.vcs);
+  set(f.buffer_flits, o.router.buffer_flits);
+  set(f.routing_delay, o.router.routing_delay);
+  set(f.va_delay, o.router.va_delay);
+  set(f.sa_delay, o.router.sa_delay);
+  set(f.st_delay, o.router.st_delay);
+  set(f.credit_delay, o.router.credit_delay);
+  set(f.alloc_iters, o.router.alloc_iters);
+  if (!f.vc_release.empty())
+    o.router.vc_release =
+        f.vc_release == "tail" ? sim::flit::VcRelease::Tail : sim::flit::VcRelease::Credit;
+  sim::flit::validate(o.router);
+  o.link_latency = sim::flit::parse_link_latency(f.link_latency, "--link-latency-cycles");
+  if (f.flit_bytes < 1 || f.flit_bytes > 65536)
+    fail_usage("--flit-bytes", "must be between 1 and 65536");
+  o.flit_bytes = f.flit_bytes;
+  o.pattern.kind = sim::pattern_by_name(traffic, "--traffic");
+  o.pattern.seed = f.seed;
+  if (o.pattern.kind == sim::PatternKind::Hotspot) {
+    if (f.hotspot.empty())
+      fail_usage("--hotspot", "--traffic hotspot needs --hotspot NODES:FRACTION");
+    sim::parse_hotspot(f.hotspot, o.pattern, "--hotspot");
+  } else if (!f.hotspot.empty()) {
+    fail_usage("--hotspot", "only applies to --traffic hotspot");
+  }
+  if (f.packet_flits < 1 || f.packet_flits > 65535)
+    fail_usage("--packet-flits", "must be between 1 and 65535");
+  o.traffic.packet_flits = f.packet_flits;
+  const int given =
+      (f.rate_text.empty() ? 0 : 1) + (f.sweep.empty() ? 0 : 1) + (f.find_saturation ? 1 : 0);
+  if (given != 1)
+    fail_usage("--rate", "flit mode needs exactly one of --rate R, --sweep RATES and "
+                         "--find-saturation");
+  if (!f.rate_text.empty()) o.traffic.rate = parse_rate(f.rate_text);
+  if (!f.sweep.empty()) o.sweep = sim::flit::parse_rates(f.sweep, "--sweep");
+  o.find_saturation = f.find_saturation;
+  if (f.warmup < 0 || f.warmup > 1000000000) fail_usage("--warmup", "must be 0..10^9 cycles");
+  if (f.measure < 1 || f.measure > 1000000000) fail_usage("--measure", "must be 1..10^9 cycles");
+  if (f.watchdog < 0) fail_usage("--watchdog", "must be >= 0 cycles");
+  if (!(f.latency_threshold >= 0)) fail_usage("--latency-threshold", "must be >= 0 cycles");
+  o.measure.warmup = f.warmup;
+  o.measure.measure = f.measure;
+  o.measure.watchdog = f.watchdog;
+  o.measure.latency_limit = f.latency_threshold;
+  o.measure.seed = f.seed;
+  o.measure.link_stats = f.link_stats;
+  if (f.threads < 0 || f.threads > 256) fail_usage("--threads", "must be 0..256 (0: automatic)");
+  o.threads = f.threads > 0 ? f.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return o;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::string mode = "analytic", traffic, bytes_text, format = "json";
   bool step_times = false;
+  FlitCli flit;
   return tool::run(
       "net-sim",
       "net-sim: simulate a collective schedule (from coll-sched) on its network and report\n"
@@ -49,7 +197,9 @@ int main(int argc, char** argv) {
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
-        app.add_option("--mode", mode, "Simulation mode: analytic (flit: not implemented yet)")
+        app.add_option("--mode", mode,
+                       "Simulation mode: analytic (flows sharing links max-min fairly) or flit "
+                       "(cycle-level routers with VCs and credits, synthetic traffic)")
             ->check(CLI::IsMember({"analytic", "flit"}))
             ->default_str("analytic");
         app.add_option("--traffic", traffic,
@@ -58,13 +208,14 @@ int main(int argc, char** argv) {
                        "all-to-all-pairwise (MPICH's pairwise exchange: n-1 rounds, rank i to "
                        "i XOR k, or i+k mod n when n is not a power of two) or "
                        "all-to-all-mpich (MPICH's default choice: all at once up to 32 KiB per "
-                       "pair, pairwise above)")
-            ->check(CLI::IsMember({"all-to-all", "all-to-all-pairwise", "all-to-all-mpich"}));
+                       "pair, pairwise above). In flit mode: " +
+                           sim::pattern_names());
         app.add_option("--bytes", bytes_text, "Bytes per node of --traffic (e.g. 64MiB)");
         app.add_option("--format", format, "Output: json (the document with its report) or csv")
             ->check(CLI::IsMember({"json", "csv"}))
             ->default_str("json");
         app.add_flag("--step-times", step_times, "Record every step's start and end in the report");
+        add_flit_options(app, flit);
         tool::add_strict(app, c);
         tool::add_describe(app, c,
                            "the simulation modes, their latency models and the traffic patterns",
@@ -72,7 +223,67 @@ int main(int argc, char** argv) {
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
-        if (mode == "flit") fail_infeasible("--mode", "flit mode is not implemented yet");
+        if (mode == "flit") {
+          if (traffic.empty())
+            fail_infeasible("--mode", "flit mode simulates synthetic traffic (--traffic " +
+                                          sim::pattern_names() +
+                                          "); replaying a schedule flit by flit is not "
+                                          "implemented yet");
+          if (traffic.rfind("all-to-all", 0) == 0)
+            fail_infeasible("--traffic", "the all-to-all baselines are analytic (--mode "
+                                         "analytic); flit mode takes " +
+                                             sim::pattern_names());
+          if (!bytes_text.empty()) fail_usage("--bytes", "flit mode counts flits, not bytes");
+          const sim::flit::StudyOptions o = study_options(flit, traffic);
+          Document d = tool::load(c);
+          const std::string src = source_name(c.input);
+          const topo::Network& net = d.require_network("net-sim");
+          if (!d.routing)
+            fail_input(src + ":/routing", "missing routing section (run topo-route first)");
+          std::vector<std::string> warnings;
+          Progress progress("net-sim flit",
+                            o.find_saturation ? 10
+                            : o.sweep.empty()
+                                ? static_cast<std::uint64_t>(o.measure.warmup + o.measure.measure)
+                                : o.sweep.size());
+          sim::flit::FlitReport r =
+              sim::flit::run_study(net, d.faults_or_none(), *d.routing, o, warnings, &progress);
+          progress.finish();
+          for (const std::string& w : warnings) tool::warn(c, w);
+          std::int64_t not_generated = 0;
+          for (const sim::flit::FlitPoint& p : r.points) {
+            not_generated += p.packets_not_generated;
+            std::string what = "at " + std::to_string(p.rate) + " flits/node/cycle: " + p.status;
+            if (!p.status_detail.empty()) what += " (" + p.status_detail + ")";
+            // Saturation is what a sweep looks for; a deadlock is a verdict on the routing.
+            tool::verdict(c, p.status != "deadlock", what);
+          }
+          if (not_generated > 0)
+            tool::warn(c, std::to_string(not_generated) +
+                              " packets were not generated: the routing does not connect "
+                              "their chips");
+          if (format == "csv") {
+            write_output(c.output, sim::flit::flit_csv_header() + sim::flit::flit_csv_rows(r));
+            return;
+          }
+          sim::Report rep;
+          rep.mode = "flit";
+          rep.source = "traffic";
+          rep.network_fingerprint = net.fingerprint;
+          rep.flit = std::move(r);
+          d.report = std::move(rep);
+          tool::store(c, d, o.measure.seed);
+          return;
+        }
+        if (!traffic.empty() && traffic != "all-to-all" && traffic != "all-to-all-pairwise" &&
+            traffic != "all-to-all-mpich")
+          fail_usage("--traffic", "analytic mode takes all-to-all, all-to-all-pairwise or "
+                                  "all-to-all-mpich, not '" +
+                                      traffic + "' (flit mode: " + sim::pattern_names() + ")");
+        if (!flit.rate_text.empty() || !flit.sweep.empty() || flit.find_saturation ||
+            !flit.hotspot.empty() || flit.link_stats)
+          fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot and --link-stats "
+                               "belong to --mode flit");
         std::uint64_t bytes = 0;
         if (traffic.empty()) {
           if (!bytes_text.empty())

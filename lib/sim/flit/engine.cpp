@@ -1,0 +1,695 @@
+#include "sim/flit/engine.hpp"
+
+#include "core/error.hpp"
+#include "route/minimal.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace icnkit::sim::flit {
+
+namespace {
+
+constexpr std::int64_t kDenseReach = 4096; // chips; above, reachability lives in a hash map
+
+template <class T> std::size_t z(T v) {
+  return static_cast<std::size_t>(v);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Fabric
+
+Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::RoutingFunction& fn,
+               const RouterParams& p, std::vector<int> link_latency)
+    : net_(n), fn_(fn), p_(p) {
+  validate(p_);
+  classes_ = fn.vc_count();
+  if (p_.vcs < classes_)
+    fail_infeasible("--vcs", "the routing needs " + std::to_string(classes_) +
+                                 " VC classes, but routers have " + std::to_string(p_.vcs) +
+                                 " VCs per port");
+  if (link_latency.size() != n.links.size())
+    fail_runtime("flit", "link latencies do not match the network's links");
+  for (int l : link_latency)
+    if (l < 1) fail_usage("--link-latency-cycles", "link latencies must be at least 1 cycle");
+  const int V = p_.vcs, C = classes_;
+  class_begin_.resize(z(C) + 1);
+  for (int k = 0; k <= C; ++k) class_begin_[z(k)] = static_cast<std::uint16_t>(k * V / C);
+  class_of_vc_.resize(z(V));
+  for (int k = 0; k < C; ++k)
+    for (int v = class_begin_[z(k)]; v < class_begin_[z(k) + 1]; ++v)
+      class_of_vc_[z(v)] = static_cast<std::uint8_t>(k);
+
+  down_link_ = f.down_links(n);
+  down_chip_ = f.down_chips(n);
+  down_chip_.resize(z(n.n_chip), 0);
+  for (std::int64_t c = 0; c < n.n_chip; ++c) live_chips_ += down_chip_[z(c)] ? 0 : 1;
+  chips_route_ = route::chips_transit(n);
+
+  const std::size_t N = n.nodes.size();
+  auto node_down = [&](std::int64_t v) { return v < n.n_chip && down_chip_[z(v)]; };
+  node_router_.assign(N, -1);
+  for (std::size_t v = 0; v < N; ++v) {
+    const bool chip = static_cast<std::int64_t>(v) < n.n_chip;
+    if (node_down(static_cast<std::int64_t>(v)) || (chip && !chips_route_)) continue;
+    node_router_[v] = static_cast<std::int32_t>(router_node_.size());
+    router_node_.push_back(static_cast<std::int64_t>(v));
+  }
+  // Live channels by source and by destination node, in channel-id order.
+  const std::int64_t CH = n.channel_count();
+  std::vector<std::int32_t> out_count(N + 1, 0), in_count(N + 1, 0);
+  auto live = [&](std::int64_t ch) {
+    return !down_link_[z(topo::link_of_channel(ch))] && !node_down(n.channel_src(ch)) &&
+           !node_down(n.channel_dst(ch));
+  };
+  for (std::int64_t ch = 0; ch < CH; ++ch)
+    if (live(ch)) ++out_count[z(n.channel_src(ch)) + 1], ++in_count[z(n.channel_dst(ch)) + 1];
+  for (std::size_t v = 0; v < N; ++v)
+    out_count[v + 1] += out_count[v], in_count[v + 1] += in_count[v];
+  std::vector<std::int64_t> by_src(z(out_count[N])), by_dst(z(in_count[N]));
+  {
+    std::vector<std::int32_t> fo(out_count.begin(), out_count.end() - 1),
+        fi(in_count.begin(), in_count.end() - 1);
+    for (std::int64_t ch = 0; ch < CH; ++ch)
+      if (live(ch)) {
+        by_src[z(fo[z(n.channel_src(ch))]++)] = ch;
+        by_dst[z(fi[z(n.channel_dst(ch))]++)] = ch;
+      }
+  }
+  // Out units of routers (network channels, then the ejection port of a chip), then the chips'
+  // sources; in units of routers (network channels, then the injection port of a chip).
+  channel_out_.assign(z(CH), -1);
+  std::vector<std::int32_t> channel_in(z(CH), -1);
+  eject_out_.assign(z(n.n_chip), -1);
+  const std::int64_t R = routers();
+  in_begin_.assign(z(R) + 1, 0);
+  out_begin_.assign(z(R) + 1, 0);
+  std::vector<std::int32_t> inject_in(z(n.n_chip), -1);
+  for (std::int64_t r = 0; r < R; ++r) {
+    const std::int64_t v = router_node_[z(r)];
+    const bool chip = v < n.n_chip;
+    in_begin_[z(r)] = static_cast<std::int32_t>(in_router_.size());
+    for (std::int32_t k = in_count[z(v)]; k < in_count[z(v) + 1]; ++k) {
+      channel_in[z(by_dst[z(k)])] = static_cast<std::int32_t>(in_router_.size());
+      in_router_.push_back(static_cast<std::int32_t>(r));
+      in_channel_.push_back(by_dst[z(k)]);
+    }
+    if (chip) {
+      inject_in[z(v)] = static_cast<std::int32_t>(in_router_.size());
+      in_router_.push_back(static_cast<std::int32_t>(r));
+      in_channel_.push_back(-1);
+    }
+    out_begin_[z(r)] = static_cast<std::int32_t>(out_down_.size());
+    for (std::int32_t k = out_count[z(v)]; k < out_count[z(v) + 1]; ++k) {
+      channel_out_[z(by_src[z(k)])] = static_cast<std::int32_t>(out_down_.size());
+      out_channel_.push_back(by_src[z(k)]);
+      out_down_.push_back(-1);
+      out_sink_.push_back(-1);
+      out_latency_.push_back(link_latency[z(topo::link_of_channel(by_src[z(k)]))]);
+    }
+    if (chip) {
+      eject_out_[z(v)] = static_cast<std::int32_t>(out_down_.size());
+      out_channel_.push_back(-1);
+      out_down_.push_back(-1);
+      out_sink_.push_back(static_cast<std::int32_t>(v));
+      out_latency_.push_back(p_.injection_latency);
+    }
+    max_in_ = std::max(max_in_, static_cast<int>(in_router_.size()) - in_begin_[z(r)]);
+    max_out_ = std::max(max_out_, static_cast<int>(out_down_.size()) - out_begin_[z(r)]);
+  }
+  in_begin_[z(R)] = static_cast<std::int32_t>(in_router_.size());
+  out_begin_[z(R)] = static_cast<std::int32_t>(out_down_.size());
+  ni_begin_.assign(z(n.n_chip) + 1, 0);
+  for (std::int64_t c = 0; c < n.n_chip; ++c) {
+    ni_begin_[z(c)] = static_cast<std::int32_t>(out_down_.size());
+    if (down_chip_[z(c)]) continue;
+    if (chips_route_) {
+      out_channel_.push_back(-1);
+      out_down_.push_back(inject_in[z(c)]);
+      out_sink_.push_back(-1);
+      out_latency_.push_back(p_.injection_latency);
+    } else {
+      for (std::int32_t k = out_count[z(c)]; k < out_count[z(c) + 1]; ++k) {
+        channel_out_[z(by_src[z(k)])] = static_cast<std::int32_t>(out_down_.size());
+        out_channel_.push_back(by_src[z(k)]);
+        out_down_.push_back(-1);
+        out_sink_.push_back(-1);
+        out_latency_.push_back(link_latency[z(topo::link_of_channel(by_src[z(k)]))]);
+      }
+    }
+  }
+  ni_begin_[z(n.n_chip)] = static_cast<std::int32_t>(out_down_.size());
+  // Where each network channel's flits go: a router's in unit, or a chip's sink.
+  for (std::int64_t ch = 0; ch < CH; ++ch) {
+    const std::int32_t o = channel_out_[z(ch)];
+    if (o < 0) continue;
+    out_down_[z(o)] = channel_in[z(ch)];
+    if (channel_in[z(ch)] < 0) out_sink_[z(o)] = static_cast<std::int32_t>(n.channel_dst(ch));
+  }
+  // Which out unit feeds each in unit (its credits go back there).
+  in_up_.assign(in_router_.size(), -1);
+  for (std::size_t o = 0; o < out_down_.size(); ++o)
+    if (out_down_[o] >= 0) in_up_[z(out_down_[o])] = static_cast<std::int32_t>(o);
+
+  int horizon = 2;
+  for (int l : out_latency_) max_latency_ = std::max(max_latency_, l);
+  for (int l : out_latency_)
+    horizon = std::max({horizon, p_.sa_delay + p_.st_delay + l + 1, 1 + l + 1,
+                        p_.st_delay + l + p_.credit_delay + 1});
+  while (wheel_ < horizon) wheel_ *= 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine
+
+Engine::Engine(const Fabric& f) : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
+  const std::size_t IV = f.in_router_.size() * z(V_), OV = f.out_down_.size() * z(V_);
+  buf_.assign(IV * z(B_), 0);
+  head_.assign(IV, 0);
+  count_.assign(IV, 0);
+  state_.assign(IV, kIdle);
+  ready_.assign(IV, 0);
+  out_vc_.assign(IV, -1);
+  opts_.resize(IV);
+  chosen_.assign(IV, -1);
+  credits_.assign(OV, B_);
+  owner_.assign(OV, -1);
+  tail_sent_.assign(OV, 0);
+  va_gptr_.assign(OV, 0);
+  va_aptr_.assign(IV, 0);
+  sa_gptr_.assign(f.out_down_.size(), 0);
+  sa_aptr_.assign(f.in_router_.size(), 0);
+  sw_rr_.assign(f.in_router_.size(), 0);
+  out_flits_.assign(f.out_down_.size(), 0);
+  router_flits_.assign(z(f.routers()), 0);
+  router_active_.assign(z(f.routers()), 0);
+  const std::size_t NC = z(f.net_.n_chip);
+  queue_.resize(NC);
+  queue_head_.assign(NC, 0);
+  cur_pkt_.assign(NC, -1);
+  cur_ovc_.assign(NC, -1);
+  cur_flit_.assign(NC, 0);
+  last_vc_.assign(NC, V_ - 1);
+  ni_opts_.resize(NC);
+  ni_active_.assign(NC, 0);
+  flit_wheel_.resize(z(f.wheel_));
+  credit_wheel_.resize(z(f.wheel_));
+  if (f.net_.n_chip <= kDenseReach) reach_.assign(NC * NC, 0);
+  const std::size_t mv = z(std::max(f.max_in_, f.max_out_) + 1) * z(V_);
+  grant_.assign(mv, -1);
+  accept_.assign(mv, -1);
+  grant_d_.assign(mv, 0);
+  accept_d_.assign(mv, 0);
+  in_matched_.assign(mv, 0);
+  out_matched_.assign(mv, 0);
+}
+
+bool Engine::reachable(std::int64_t src, std::int64_t dst) {
+  const topo::Network& n = F_.net_;
+  auto compute = [&] {
+    if (src == dst) // a chip that does not route sends its own packets through its switch
+      return F_.chips_route_ || F_.ni_begin_[z(src)] < F_.ni_begin_[z(src) + 1];
+    const route::Path p = route::trace(F_.fn_, n, F_.down_link_, F_.down_chip_, src, dst,
+                                       2 * static_cast<std::int64_t>(n.nodes.size()) + 8);
+    return p.delivered;
+  };
+  if (!reach_.empty()) {
+    std::uint8_t& r = reach_[z(src) * z(n.n_chip) + z(dst)];
+    if (r == 0) r = compute() ? 1 : 2;
+    return r == 1;
+  }
+  const std::uint64_t key = static_cast<std::uint64_t>(src) << 32 | static_cast<std::uint64_t>(dst);
+  auto it = reach_map_.find(key);
+  if (it == reach_map_.end()) it = reach_map_.emplace(key, compute()).first;
+  return it->second;
+}
+
+std::uint32_t Engine::new_packet() {
+  if (!free_packets_.empty()) {
+    const std::uint32_t id = free_packets_.back();
+    free_packets_.pop_back();
+    return id;
+  }
+  if (packets_.size() >= (std::size_t{1} << 30))
+    fail_infeasible("flit", "more than 2^30 packets in the network and the source queues");
+  packets_.push_back({});
+  return static_cast<std::uint32_t>(packets_.size() - 1);
+}
+
+bool Engine::offer(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag) {
+  if (!F_.chip_live(src) || !F_.chip_live(dst) || !reachable(src, dst)) return false;
+  const std::uint32_t id = new_packet();
+  Packet& p = packets_[id];
+  p = Packet{tag,
+             now_,
+             -1,
+             static_cast<std::int32_t>(src),
+             static_cast<std::int32_t>(dst),
+             0,
+             static_cast<std::uint16_t>(flits),
+             0};
+  queue_[z(src)].push_back(id);
+  ++queued_;
+  if (!ni_active_[z(src)]) ni_active_[z(src)] = 1, active_ni_.push_back(src);
+  return true;
+}
+
+std::vector<std::int64_t> Engine::channel_flits() const {
+  std::vector<std::int64_t> out(z(F_.net_.channel_count()), 0);
+  for (std::size_t o = 0; o < F_.out_channel_.size(); ++o)
+    if (F_.out_channel_[o] >= 0) out[z(F_.out_channel_[o])] = out_flits_[o];
+  return out;
+}
+
+void Engine::release_out_vc(std::int32_t ovc) {
+  const std::int32_t o = ovc / V_;
+  if (F_.p_.vc_release == VcRelease::Tail || F_.out_down_[z(o)] < 0 || credits_[z(ovc)] == B_) {
+    owner_[z(ovc)] = -1;
+    tail_sent_[z(ovc)] = 0;
+  } else {
+    tail_sent_[z(ovc)] = 1; // freed when the last credit comes back
+  }
+}
+
+void Engine::deliver_flit(std::int32_t target, std::uint32_t flit) {
+  moved_ = true;
+  if (target < 0) { // a sink
+    if (flit & 1) {
+      const std::uint32_t id = flit >> 2;
+      Packet& p = packets_[id];
+      delivered_.push_back({p.tag, p.src, p.dst, p.created, p.injected, now_, p.hops, p.flits});
+      free_packets_.push_back(id);
+    }
+    --flits_in_network_;
+    return;
+  }
+  const std::size_t iv = z(target);
+  if (count_[iv] >= B_) fail_runtime("flit", "input buffer overflow (credit accounting broken)");
+  buf_[iv * z(B_) + (head_[iv] + count_[iv]) % z(B_)] = flit;
+  ++count_[iv];
+  if (state_[iv] == kIdle) {
+    state_[iv] = kRouting;
+    ready_[iv] = now_ + F_.p_.routing_delay;
+  }
+  const std::int32_t r = F_.in_router_[iv / z(V_)];
+  if (router_flits_[z(r)]++ == 0 && !router_active_[z(r)]) {
+    router_active_[z(r)] = 1;
+    active_routers_.push_back(r);
+  }
+}
+
+// The permitted next hops of the head of input VC iv at router r, as out units and VC ranges.
+void Engine::compute_route(std::int32_t iv, std::int32_t r, std::int32_t unit, int vc) {
+  const topo::Network& n = F_.net_;
+  const std::uint32_t id = buf_[z(iv) * z(B_) + head_[z(iv)]] >> 2;
+  const Packet& p = packets_[id];
+  const std::int64_t node = F_.router_node_[z(r)];
+  route::PacketState s{node,   F_.in_channel_[z(unit)], F_.class_of_vc_[z(vc)], p.src, p.dst,
+                       p.flags};
+  if (s.in_channel < 0) s.vc = 0;
+  F_.fn_.route_into(s, choices_);
+  std::vector<Opt>& opts = opts_[z(iv)];
+  opts.clear();
+  for (const route::Choice& c : choices_) {
+    if (c.channel < 0 || c.channel >= n.channel_count() || n.channel_src(c.channel) != node)
+      fail_runtime("flit", "the routing function chose channel " + std::to_string(c.channel) +
+                               ", which does not leave node " + std::to_string(node));
+    const std::int32_t o = F_.channel_out_[z(c.channel)];
+    if (o < 0) continue; // down
+    if (c.vc < 0 || c.vc >= F_.classes_)
+      fail_runtime("flit", "the routing function chose VC class " + std::to_string(c.vc));
+    opts.push_back({o, F_.class_begin_[z(c.vc)], F_.class_begin_[z(c.vc) + 1], c.flags});
+  }
+  if (opts.empty()) {
+    if (node != p.dst || F_.eject_out_[z(node)] < 0)
+      fail_runtime("flit", "the routing has no live next hop at node " + std::to_string(node) +
+                               " for a packet from chip " + std::to_string(p.src) + " to chip " +
+                               std::to_string(p.dst));
+    opts.push_back({F_.eject_out_[z(node)], 0, static_cast<std::uint16_t>(V_), p.flags});
+  }
+}
+
+// Among several permitted outputs: the one with a free VC whose class has the most credits;
+// ties in the routing's order. -1 when none has a free VC.
+int Engine::pick_option(const std::vector<Opt>& opts) const {
+  int best = -1;
+  std::int64_t best_score = -1;
+  for (std::size_t k = 0; k < opts.size(); ++k) {
+    const Opt& o = opts[k];
+    bool free_vc = false;
+    std::int64_t score = 0;
+    for (int v = o.vb; v < o.ve; ++v) {
+      const std::size_t ovc = z(o.out) * z(V_) + z(v);
+      if (owner_[ovc] == -1) free_vc = true;
+      score += credits_[ovc];
+    }
+    if (!free_vc) continue;
+    if (opts.size() == 1) return 0;
+    if (score > best_score) best = static_cast<int>(k), best_score = score;
+  }
+  return best;
+}
+
+void Engine::islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr) {
+  matches_.clear();
+  const std::size_t R = reqs_.size();
+  for (int it = 0; it < F_.p_.alloc_iters; ++it) {
+    bool any = false;
+    for (std::size_t k = 0; k < R; ++k) { // grant: each output picks an unmatched input
+      const Req& q = reqs_[k];
+      if (out_matched_[q.out] || in_matched_[q.in]) continue;
+      const std::uint32_t d = (q.in + static_cast<std::uint32_t>(n_in) - gptr[q.out]) %
+                              static_cast<std::uint32_t>(n_in);
+      if (grant_[q.out] < 0 || d < grant_d_[q.out]) {
+        grant_[q.out] = static_cast<std::int32_t>(k);
+        grant_d_[q.out] = d;
+      }
+    }
+    for (std::size_t k = 0; k < R; ++k) { // accept: each input picks a granting output
+      const Req& q = reqs_[k];
+      if (grant_[q.out] != static_cast<std::int32_t>(k)) continue;
+      const std::uint32_t d = (q.out + static_cast<std::uint32_t>(n_out) - aptr[q.in]) %
+                              static_cast<std::uint32_t>(n_out);
+      if (accept_[q.in] < 0 || d < accept_d_[q.in]) {
+        accept_[q.in] = static_cast<std::int32_t>(k);
+        accept_d_[q.in] = d;
+      }
+    }
+    for (std::size_t k = 0; k < R; ++k) {
+      const Req& q = reqs_[k];
+      if (accept_[q.in] == static_cast<std::int32_t>(k)) {
+        in_matched_[q.in] = 1;
+        out_matched_[q.out] = 1;
+        matches_.push_back(q);
+        any = true;
+        if (it == 0) {
+          gptr[q.out] = (q.in + 1) % static_cast<std::uint32_t>(n_in);
+          aptr[q.in] = (q.out + 1) % static_cast<std::uint32_t>(n_out);
+        }
+      }
+    }
+    for (const Req& q : reqs_) grant_[q.out] = -1, accept_[q.in] = -1;
+    if (!any) break;
+  }
+  for (const Req& q : reqs_) in_matched_[q.in] = 0, out_matched_[q.out] = 0;
+}
+
+void Engine::send(std::int32_t iv) {
+  const std::size_t i = z(iv);
+  const std::uint32_t flit = buf_[i * z(B_) + head_[i]];
+  head_[i] = static_cast<std::uint16_t>((head_[i] + 1) % B_);
+  --count_[i];
+  const std::int32_t unit = iv / V_;
+  --router_flits_[z(F_.in_router_[z(unit)])];
+  const std::int32_t ovc = out_vc_[i];
+  const std::int32_t o = ovc / V_;
+  const RouterParams& P = F_.p_;
+  const std::int64_t arrive = now_ + P.sa_delay + P.st_delay + F_.out_latency_[z(o)];
+  const std::int32_t down = F_.out_down_[z(o)];
+  if (down >= 0) {
+    --credits_[z(ovc)];
+    schedule_flit(arrive, down * V_ + ovc % V_, flit);
+  } else {
+    schedule_flit(arrive, -1 - F_.out_sink_[z(o)], flit);
+  }
+  ++out_flits_[z(o)];
+  if ((flit & 2) && F_.out_channel_[z(o)] >= 0) ++packets_[flit >> 2].hops;
+  // The buffer slot is free again upstream.
+  const std::int32_t up = F_.in_up_[z(unit)];
+  schedule_credit(now_ + P.st_delay + F_.out_latency_[z(up)] + P.credit_delay - 1,
+                  up * V_ + iv % V_);
+  moved_ = true;
+  if (flit & 1) { // the tail: the output VC is released, the input VC takes the next packet
+    release_out_vc(ovc);
+    out_vc_[i] = -1;
+    if (count_[i] > 0) {
+      state_[i] = kRouting;
+      ready_[i] = now_ + 1 + P.routing_delay;
+    } else {
+      state_[i] = kIdle;
+    }
+  }
+}
+
+void Engine::router_step(std::int32_t r) {
+  const std::int32_t ib = F_.in_begin_[z(r)], ie = F_.in_begin_[z(r) + 1];
+  const std::int32_t ob = F_.out_begin_[z(r)], oe = F_.out_begin_[z(r) + 1];
+  const int n_in = ie - ib, n_out = oe - ob;
+  // Routing and VC allocation.
+  reqs_.clear();
+  for (std::int32_t iv = ib * V_; iv < ie * V_; ++iv) {
+    std::uint8_t& st = state_[z(iv)];
+    if (st == kRouting && ready_[z(iv)] <= now_) {
+      compute_route(iv, r, iv / V_, iv % V_);
+      st = kVcAlloc;
+    }
+    if (st != kVcAlloc) continue;
+    const std::vector<Opt>& opts = opts_[z(iv)];
+    const int k = pick_option(opts);
+    chosen_[z(iv)] = k;
+    if (k < 0) continue;
+    const Opt& o = opts[z(k)];
+    for (int v = o.vb; v < o.ve; ++v) {
+      const std::int32_t ovc = o.out * V_ + v;
+      if (owner_[z(ovc)] == -1)
+        reqs_.push_back({static_cast<std::uint32_t>(iv - ib * V_),
+                         static_cast<std::uint32_t>(ovc - ob * V_), 0});
+    }
+  }
+  if (!reqs_.empty()) {
+    islip(n_in * V_, n_out * V_, va_gptr_.data() + z(ob) * z(V_), va_aptr_.data() + z(ib) * z(V_));
+    for (const Req& m : matches_) {
+      const std::int32_t iv = ib * V_ + static_cast<std::int32_t>(m.in);
+      const std::int32_t ovc = ob * V_ + static_cast<std::int32_t>(m.out);
+      owner_[z(ovc)] = iv;
+      out_vc_[z(iv)] = ovc;
+      state_[z(iv)] = kActive;
+      ready_[z(iv)] = now_ + F_.p_.va_delay;
+      const Opt& o = opts_[z(iv)][z(chosen_[z(iv)])];
+      packets_[buf_[z(iv) * z(B_) + head_[z(iv)]] >> 2].flags = o.flags;
+    }
+  }
+  // Switch allocation: per input port, one VC per output port (round-robin from sw_rr_).
+  reqs_.clear();
+  for (std::int32_t u = ib; u < ie; ++u) {
+    const std::uint32_t rr = sw_rr_[z(u)];
+    std::uint32_t seen_base = static_cast<std::uint32_t>(reqs_.size());
+    for (int k = 0; k < V_; ++k) {
+      const int v =
+          static_cast<int>((rr + static_cast<std::uint32_t>(k)) % static_cast<std::uint32_t>(V_));
+      const std::size_t iv = z(u) * z(V_) + z(v);
+      if (state_[iv] != kActive || count_[iv] == 0 || ready_[iv] > now_) continue;
+      const std::int32_t ovc = out_vc_[iv];
+      const std::int32_t o = ovc / V_;
+      if (F_.out_down_[z(o)] >= 0 && credits_[z(ovc)] <= 0) continue;
+      const std::uint32_t lo = static_cast<std::uint32_t>(o - ob);
+      bool dup = false;
+      for (std::size_t q = seen_base; q < reqs_.size(); ++q) dup |= reqs_[q].out == lo;
+      if (!dup) reqs_.push_back({static_cast<std::uint32_t>(u - ib), lo, v});
+    }
+  }
+  if (!reqs_.empty()) {
+    islip(n_in, n_out, sa_gptr_.data() + ob, sa_aptr_.data() + ib);
+    for (const Req& m : matches_) {
+      const std::int32_t u = ib + static_cast<std::int32_t>(m.in);
+      sw_rr_[z(u)] = static_cast<std::uint32_t>((m.label + 1) % V_);
+      send(u * V_ + m.label);
+    }
+  }
+}
+
+void Engine::ni_step(std::int64_t chip) {
+  const std::size_t c = z(chip);
+  if (cur_pkt_[c] < 0) {
+    std::vector<std::uint32_t>& q = queue_[c];
+    if (queue_head_[c] == q.size()) return;
+    const std::uint32_t id = q[queue_head_[c]];
+    Packet& p = packets_[id];
+    std::int32_t ovc = -1;
+    std::uint32_t flags = 0;
+    if (F_.chips_route_) { // the injection port: any VC, round-robin
+      const std::int32_t o = F_.ni_begin_[c];
+      for (int k = 1; k <= V_ && ovc < 0; ++k) {
+        const int v = (last_vc_[c] + k) % V_;
+        if (owner_[z(o) * z(V_) + z(v)] == -1 && credits_[z(o) * z(V_) + z(v)] > 0)
+          ovc = o * V_ + v;
+      }
+    } else { // the routing picks the link to the switch
+      std::vector<Opt>& opts = ni_opts_[c];
+      if (opts.empty()) {
+        route::PacketState s{chip, -1, 0, p.src, p.dst, 0};
+        F_.fn_.route_into(s, choices_);
+        for (const route::Choice& ch : choices_) {
+          if (ch.channel < 0 || ch.channel >= F_.net_.channel_count() ||
+              F_.net_.channel_src(ch.channel) != chip)
+            fail_runtime("flit", "the routing function chose channel " +
+                                     std::to_string(ch.channel) + ", which does not leave chip " +
+                                     std::to_string(chip));
+          const std::int32_t o = F_.channel_out_[z(ch.channel)];
+          if (o >= 0 && ch.vc >= 0 && ch.vc < F_.classes_)
+            opts.push_back({o, F_.class_begin_[z(ch.vc)], F_.class_begin_[z(ch.vc) + 1], ch.flags});
+        }
+        if (opts.empty()) // its own packet: up to the first switch and back
+          opts.push_back({F_.ni_begin_[c], F_.class_begin_[0], F_.class_begin_[1], 0});
+      }
+      const int k = pick_option(opts);
+      if (k >= 0) {
+        const Opt& o = opts[z(k)];
+        const int span = o.ve - o.vb;
+        for (int j = 1; j <= span && ovc < 0; ++j) {
+          const int v = o.vb + ((last_vc_[c] - o.vb + j) % span + span) % span;
+          if (owner_[z(o.out) * z(V_) + z(v)] == -1 && credits_[z(o.out) * z(V_) + z(v)] > 0)
+            ovc = o.out * V_ + v;
+        }
+        flags = o.flags;
+      }
+    }
+    if (ovc < 0) return;
+    ni_opts_[c].clear();
+    owner_[z(ovc)] = -2 - static_cast<std::int32_t>(chip);
+    last_vc_[c] = ovc % V_;
+    cur_pkt_[c] = id;
+    cur_ovc_[c] = ovc;
+    cur_flit_[c] = 0;
+    p.injected = now_;
+    p.flags = flags;
+    if (++queue_head_[c] == q.size())
+      q.clear(), queue_head_[c] = 0;
+    else if (queue_head_[c] >= 1024 && queue_head_[c] * 2 >= q.size()) {
+      q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(queue_head_[c]));
+      queue_head_[c] = 0;
+    }
+  }
+  const std::int32_t ovc = cur_ovc_[c];
+  const std::int32_t o = ovc / V_;
+  const std::int32_t down = F_.out_down_[z(o)];
+  if (down >= 0 && credits_[z(ovc)] <= 0) return;
+  const std::uint32_t id = static_cast<std::uint32_t>(cur_pkt_[c]);
+  Packet& p = packets_[id];
+  const bool head = cur_flit_[c] == 0, tail = cur_flit_[c] + 1 == p.flits;
+  const std::uint32_t flit = id << 2 | (head ? 2u : 0u) | (tail ? 1u : 0u);
+  const std::int64_t arrive = now_ + 1 + F_.out_latency_[z(o)];
+  if (down >= 0) {
+    --credits_[z(ovc)];
+    schedule_flit(arrive, down * V_ + ovc % V_, flit);
+  } else {
+    schedule_flit(arrive, -1 - F_.out_sink_[z(o)], flit);
+  }
+  ++out_flits_[z(o)];
+  if (head && F_.out_channel_[z(o)] >= 0) ++p.hops;
+  ++flits_in_network_;
+  moved_ = true;
+  ++cur_flit_[c];
+  if (tail) {
+    release_out_vc(ovc);
+    cur_pkt_[c] = -1;
+    --queued_;
+  }
+}
+
+void Engine::step() {
+  moved_ = false;
+  const std::size_t slot = z(now_ & (F_.wheel_ - 1));
+  for (std::int32_t ovc : credit_wheel_[slot]) {
+    ++credits_[z(ovc)];
+    if (tail_sent_[z(ovc)] && credits_[z(ovc)] == B_) {
+      owner_[z(ovc)] = -1;
+      tail_sent_[z(ovc)] = 0;
+    }
+  }
+  credit_wheel_[slot].clear();
+  for (const FlitEv& e : flit_wheel_[slot]) deliver_flit(e.target, e.flit);
+  flit_wheel_[slot].clear();
+
+  // Sources, then routers. Nothing one does in a cycle reaches another before the next cycle
+  // (every delay is at least one cycle), so the order within a cycle does not matter.
+  std::size_t keep = 0;
+  for (std::size_t k = 0; k < active_ni_.size(); ++k) {
+    const std::int64_t c = active_ni_[k];
+    ni_step(c);
+    if (cur_pkt_[z(c)] >= 0 || queue_head_[z(c)] < queue_[z(c)].size())
+      active_ni_[keep++] = c;
+    else
+      ni_active_[z(c)] = 0;
+  }
+  active_ni_.resize(keep);
+
+  keep = 0;
+  for (std::size_t k = 0; k < active_routers_.size(); ++k) {
+    const std::int32_t r = active_routers_[k];
+    router_step(r);
+    if (router_flits_[z(r)] > 0)
+      active_routers_[keep++] = r;
+    else
+      router_active_[z(r)] = 0;
+  }
+  active_routers_.resize(keep);
+
+  idle_ = moved_ ? 0 : idle_ + 1;
+  ++now_;
+}
+
+std::vector<WaitHop> Engine::waiting_cycle() const {
+  // Wait-for graph over input VCs that hold flits: an active VC without credits waits for the
+  // downstream VC it feeds; a head waiting for an output VC waits for the VCs holding them.
+  const std::size_t IV = state_.size();
+  auto succ = [&](std::size_t iv, std::vector<std::int32_t>& out) {
+    out.clear();
+    if (count_[iv] == 0) return;
+    if (state_[iv] == kActive) {
+      const std::int32_t ovc = out_vc_[iv];
+      const std::int32_t down = F_.out_down_[z(ovc / V_)];
+      if (down >= 0 && credits_[z(ovc)] <= 0) out.push_back(down * V_ + ovc % V_);
+    } else if (state_[iv] == kVcAlloc) {
+      for (const Opt& o : opts_[iv])
+        for (int v = o.vb; v < o.ve; ++v) {
+          const std::int32_t w = owner_[z(o.out) * z(V_) + z(v)];
+          if (w >= 0) out.push_back(w);
+        }
+    }
+  };
+  std::vector<std::uint8_t> color(IV, 0); // 0 new, 1 on the stack, 2 done
+  std::vector<std::int32_t> parent(IV, -1), next;
+  std::vector<std::pair<std::int32_t, std::vector<std::int32_t>>> stack;
+  for (std::size_t s = 0; s < IV; ++s) {
+    if (color[s] != 0 || count_[s] == 0) continue;
+    stack.clear();
+    succ(s, next);
+    stack.push_back({static_cast<std::int32_t>(s), next});
+    color[s] = 1;
+    while (!stack.empty()) {
+      auto& [v, rest] = stack.back();
+      if (rest.empty()) {
+        color[z(v)] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const std::int32_t w = rest.back();
+      rest.pop_back();
+      if (color[z(w)] == 1) { // a cycle: w ... v on the stack
+        std::vector<WaitHop> cyc;
+        bool on = false;
+        for (const auto& fr : stack) {
+          if (fr.first == w) on = true;
+          if (!on) continue;
+          const std::int64_t ch = F_.in_channel_[z(fr.first / V_)];
+          if (ch < 0) continue;
+          cyc.push_back({F_.net_.channel_src(ch), F_.net_.channel_dst(ch),
+                         topo::link_of_channel(ch), fr.first % V_});
+        }
+        return cyc;
+      }
+      if (color[z(w)] == 0) {
+        color[z(w)] = 1;
+        succ(z(w), next);
+        const std::int32_t ww = w;
+        stack.push_back({ww, next});
+      }
+    }
+  }
+  return {};
+}
+
+} // namespace icnkit::sim::flit

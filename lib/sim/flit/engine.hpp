@@ -1,0 +1,211 @@
+// The flit-level engine: input-queued virtual-channel routers with credit-based flow control and
+// wormhole switching, cycle by cycle (timing in sim/flit/params.hpp).
+//
+// Every switch is a router. Chips are routers too where chips forward traffic (a switchless
+// network: torus, mesh, hypercube, ring, full mesh); each such chip has a source on an injection
+// port and a sink on an ejection port, as BookSim attaches its nodes. In a network with switches
+// a chip is a network interface, as BookSim's nodes on a fat-tree are: its links to switches are
+// its injection channels (the routing picks one) and the links into it its ejection channels.
+//
+// Routing comes from a route::RoutingFunction: the head flit of a packet asks it for the
+// permitted outputs and their VC classes; the VCs of a port are split evenly among the classes
+// (class k gets VCs [k V / C, (k + 1) V / C)). Among several permitted outputs (adaptive
+// routings) the head takes the one whose class VCs have the most free credits, ties in the
+// routing's order of priority; it is chosen again every cycle until a VC is won. Allocation:
+// separable iSLIP (round-robin grant and accept pointers that move only on first-iteration
+// matches) for the VC allocator (input VCs against output VCs) and the switch allocator (input
+// ports against output ports; an input port's VCs take turns round-robin for each output).
+//
+// Failed links and chips carry nothing. Packets are offered to source queues of unbounded length
+// (offered load stays honest); a packet whose pair the routing does not deliver (route::trace
+// stops on a failed element) is refused by offer() and the caller counts it.
+#pragma once
+#include "route/routing.hpp"
+#include "sim/flit/params.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace icnkit::sim::flit {
+
+// The network as the engine sees it: routers, their ports and the channels between them. Built
+// once and only read by engines (several engines may share one, e.g. one per thread of a sweep).
+class Fabric {
+public:
+  // link_latency: cycles per link (>= 1), by link id. Error(Usage) for bad router parameters
+  // (validate()) and Error(Infeasible) when the VCs per port are fewer than the routing's classes.
+  Fabric(const topo::Network& n, const topo::Faults& f, const route::RoutingFunction& fn,
+         const RouterParams& p, std::vector<int> link_latency);
+
+  const topo::Network& network() const { return net_; }
+  const route::RoutingFunction& routing() const { return fn_; }
+  const RouterParams& params() const { return p_; }
+  std::int64_t routers() const { return static_cast<std::int64_t>(router_node_.size()); }
+  bool chips_route() const { return chips_route_; }
+  const std::vector<char>& down_links() const { return down_link_; }
+  bool chip_live(std::int64_t c) const { return !down_chip_[static_cast<std::size_t>(c)]; }
+  std::int64_t live_chips() const { return live_chips_; }
+  int max_link_latency() const { return max_latency_; }
+
+private:
+  friend class Engine;
+  const topo::Network& net_;
+  const route::RoutingFunction& fn_;
+  RouterParams p_;
+  bool chips_route_ = false;
+  int classes_ = 1;
+  std::vector<std::uint8_t> class_of_vc_;   // [V]
+  std::vector<std::uint16_t> class_begin_;  // [C + 1]
+  std::vector<char> down_link_, down_chip_; // by link, by chip
+  std::int64_t live_chips_ = 0;
+  std::vector<std::int64_t> router_node_;          // router -> node
+  std::vector<std::int32_t> node_router_;          // node -> router or -1
+  std::vector<std::int32_t> in_begin_, out_begin_; // router -> its first in / out unit
+  // In units (router input ports): their router, the out unit feeding them, their channel.
+  std::vector<std::int32_t> in_router_, in_up_;
+  std::vector<std::int64_t> in_channel_; // network channel, or -1 for an injection port
+  // Out units: router output ports first (by router), then the chips' sources (by chip).
+  std::vector<std::int32_t> out_down_; // in unit fed, or -1: a sink
+  std::vector<std::int32_t> out_sink_; // the chip whose sink it feeds (out_down_ == -1)
+  std::vector<std::int32_t> out_latency_;
+  std::vector<std::int64_t> out_channel_; // network channel, or -1 (injection or ejection)
+  std::vector<std::int32_t> ni_begin_;    // chip -> its first source out unit ([n_chip + 1])
+  std::vector<std::int32_t> eject_out_;   // chip -> its ejection out unit (chips that route)
+  std::vector<std::int32_t> channel_out_; // network channel -> out unit, or -1 when down
+  int max_in_ = 0, max_out_ = 0;          // the largest router's port counts
+  int max_latency_ = 1;                   // the slowest channel's latency, cycles
+  int wheel_ = 1;                         // event wheel size (a power of two)
+};
+
+struct Delivered {
+  std::int64_t tag = 0;
+  std::int64_t src = 0, dst = 0;
+  std::int64_t created = 0, injected = 0, arrived = 0; // cycles: tail arrival
+  int hops = 0;                                        // network channels crossed
+  int flits = 0;
+};
+
+// One VC of a cycle of waiting VCs: a packet holds this (channel, VC) buffer and waits for the
+// next one in the list (the last waits for the first). Chips or switches by node id.
+struct WaitHop {
+  std::int64_t from = 0, to = 0, link = 0;
+  int vc = 0;
+};
+
+class Engine {
+public:
+  explicit Engine(const Fabric& f);
+
+  // Queues a packet of `flits` flits at src's source, created now. False (nothing queued) when
+  // src or dst is down or the routing does not deliver src -> dst.
+  bool offer(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag);
+  void step(); // simulates one cycle
+  std::int64_t now() const { return now_; }
+
+  // Packets whose tail arrived since the caller last cleared the list.
+  std::vector<Delivered>& delivered() { return delivered_; }
+  std::int64_t flits_in_network() const { return flits_in_network_; } // injected, not arrived
+  std::int64_t queued_packets() const { return queued_; }             // not fully injected
+  std::int64_t idle_cycles() const { return idle_; } // since a flit last moved or arrived
+  // Flits that left through each network channel so far (by channel id).
+  std::vector<std::int64_t> channel_flits() const;
+  // A cycle of VCs that wait on each other (empty when there is none), for the watchdog.
+  std::vector<WaitHop> waiting_cycle() const;
+
+private:
+  struct Packet {
+    std::int64_t tag, created, injected;
+    std::int32_t src, dst;
+    std::uint32_t flags;
+    std::uint16_t flits, hops;
+  };
+  struct Opt {
+    std::int32_t out;
+    std::uint16_t vb, ve; // VC range [vb, ve)
+    std::uint32_t flags;
+  };
+  struct FlitEv {
+    std::int32_t target; // input VC, or -1 - chip for a sink
+    std::uint32_t flit;  // packet << 2 | head << 1 | tail
+  };
+  enum : std::uint8_t { kIdle, kRouting, kVcAlloc, kActive };
+
+  void deliver_flit(std::int32_t target, std::uint32_t flit);
+  void ni_step(std::int64_t chip);
+  void router_step(std::int32_t r);
+  void compute_route(std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
+  int pick_option(const std::vector<Opt>& opts) const;
+  void send(std::int32_t iv);
+  void release_out_vc(std::int32_t ovc);
+  bool reachable(std::int64_t src, std::int64_t dst);
+  void schedule_flit(std::int64_t at, std::int32_t target, std::uint32_t flit) {
+    flit_wheel_[static_cast<std::size_t>(at & (F_.wheel_ - 1))].push_back({target, flit});
+  }
+  void schedule_credit(std::int64_t at, std::int32_t ovc) {
+    credit_wheel_[static_cast<std::size_t>(at & (F_.wheel_ - 1))].push_back(ovc);
+  }
+  std::uint32_t new_packet();
+  struct Req {
+    std::uint32_t in, out; // local to the router
+    std::int32_t label;
+  };
+  // Separable iSLIP over the requests (unique per (in, out)); the matches go to matches_.
+  void islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr);
+
+  const Fabric& F_;
+  const int V_, B_;
+  std::int64_t now_ = 0;
+  std::int64_t flits_in_network_ = 0, queued_ = 0, idle_ = 0;
+  bool moved_ = false;
+
+  std::vector<Packet> packets_;
+  std::vector<std::uint32_t> free_packets_;
+
+  // Input VCs (in unit * V + vc): FIFO of flits, state, assigned output VC, route options.
+  std::vector<std::uint32_t> buf_; // [in VC * B + slot]
+  std::vector<std::uint16_t> head_, count_;
+  std::vector<std::uint8_t> state_;
+  std::vector<std::int64_t> ready_;
+  std::vector<std::int32_t> out_vc_;
+  std::vector<std::vector<Opt>> opts_;
+  std::vector<std::int32_t> chosen_; // the option a waiting head asked for this cycle
+  // Output VCs (out unit * V + vc): credits, holder (input VC, -2 - chip for a source, -1 free).
+  std::vector<std::int32_t> credits_, owner_;
+  std::vector<char> tail_sent_;
+  // Allocator state: iSLIP pointers (VC allocator per VC, switch allocator per port) and the
+  // switch allocator's round-robin VC offset per input port.
+  std::vector<std::uint32_t> va_gptr_, va_aptr_, sa_gptr_, sa_aptr_, sw_rr_;
+  std::vector<std::int64_t> out_flits_; // per out unit
+  std::vector<std::int32_t> router_flits_;
+  std::vector<std::int32_t> active_routers_;
+  std::vector<char> router_active_;
+
+  // Sources: queue of packets per chip, the packet being injected, its output VC and options.
+  std::vector<std::vector<std::uint32_t>> queue_;
+  std::vector<std::size_t> queue_head_;
+  std::vector<std::int64_t> cur_pkt_;
+  std::vector<std::int32_t> cur_ovc_, cur_flit_, last_vc_;
+  std::vector<std::vector<Opt>> ni_opts_;
+  std::vector<std::int64_t> active_ni_;
+  std::vector<char> ni_active_;
+
+  std::vector<std::vector<FlitEv>> flit_wheel_;
+  std::vector<std::vector<std::int32_t>> credit_wheel_;
+  std::vector<Delivered> delivered_;
+
+  // Reachability per ordered pair of chips, found on first use: 0 unknown, 1 yes, 2 no.
+  // (dense below kDenseReach chips, else a hash map of the pairs seen).
+  std::vector<std::uint8_t> reach_;
+  std::unordered_map<std::uint64_t, bool> reach_map_;
+
+  // Scratch of the allocators.
+  std::vector<Req> reqs_, matches_;
+  std::vector<std::int32_t> grant_, accept_;
+  std::vector<std::uint32_t> grant_d_, accept_d_;
+  std::vector<char> in_matched_, out_matched_;
+  std::vector<route::Choice> choices_;
+};
+
+} // namespace icnkit::sim::flit

@@ -1,0 +1,33 @@
+#include "sim/flit/params.hpp"
+
+#include "core/error.hpp"
+
+namespace icnkit::sim::flit {
+
+void validate(const RouterParams& p) {
+  auto range = [](int v, int lo, int hi, const char* opt) {
+    if (v < lo || v > hi)
+      fail_usage(opt, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                          " (got " + std::to_string(v) + ")");
+  };
+  range(p.vcs, 1, 64, "--vcs");
+  range(p.buffer_flits, 1, 4096, "--buffer-flits");
+  range(p.routing_delay, 0, 64, "--routing-delay");
+  range(p.va_delay, 1, 64, "--va-delay");
+  range(p.sa_delay, 1, 64, "--sa-delay");
+  range(p.st_delay, 0, 64, "--st-delay");
+  range(p.credit_delay, 1, 64, "--credit-delay");
+  range(p.alloc_iters, 1, 16, "--alloc-iters");
+  range(p.injection_latency, 1, 1 << 16, "--injection-latency");
+}
+
+std::string describe(const RouterParams& p) {
+  return "input-queued VC router: " + std::to_string(p.vcs) + " VCs x " +
+         std::to_string(p.buffer_flits) + " flits, routing " + std::to_string(p.routing_delay) +
+         " + VA " + std::to_string(p.va_delay) + " + SA " + std::to_string(p.sa_delay) + " + ST " +
+         std::to_string(p.st_delay) + " cycles, credit delay " + std::to_string(p.credit_delay) +
+         ", iSLIP x" + std::to_string(p.alloc_iters) + ", VC released on " +
+         (p.vc_release == VcRelease::Tail ? "tail sent" : "tail credit");
+}
+
+} // namespace icnkit::sim::flit
