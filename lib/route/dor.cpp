@@ -5,22 +5,9 @@
 namespace icnkit::route {
 
 DorRouting::DorRouting(const topo::Network& n, DorOptions o)
-    : geo_(topo::TorusGeometry::of(n, "DOR")), opt_(std::move(o)), dims_(geo_.dims()) {
+    : geo_(topo::TorusGeometry::of(n, "DOR")), opt_(std::move(o)), dims_(geo_.dims()), tab_(geo_) {
   if (static_cast<int>(opt_.dimension_order.size()) != dims_)
     fail_runtime("DOR", "dimension_order has the wrong length for this torus");
-  // Coordinates and output channels are tabulated once: route() is called tens of millions of
-  // times by the verification and would otherwise spend its time in divisions.
-  const auto count = static_cast<std::size_t>(geo_.count());
-  coords_.resize(count * static_cast<std::size_t>(dims_));
-  out_.resize(count * static_cast<std::size_t>(dims_) * 2);
-  for (std::int64_t c = 0; c < geo_.count(); ++c)
-    for (int d = 0; d < dims_; ++d) {
-      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) +
-                      static_cast<std::size_t>(d);
-      coords_[i] = geo_.coord(c, d);
-      out_[2 * i] = geo_.channel(c, d, -1);
-      out_[2 * i + 1] = geo_.channel(c, d, +1);
-    }
 }
 
 std::vector<Choice> DorRouting::route(const PacketState& p) const {
@@ -32,9 +19,8 @@ std::vector<Choice> DorRouting::route(const PacketState& p) const {
 void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
   out.clear();
   if (p.node == p.dst) return;
-  const auto D = static_cast<std::size_t>(dims_);
-  const int* here = &coords_[static_cast<std::size_t>(p.node) * D];
-  const int* there = &coords_[static_cast<std::size_t>(p.dst) * D];
+  const int* here = tab_.coords(p.node);
+  const int* there = tab_.coords(p.dst);
   for (int d : opt_.dimension_order) {
     const int x = here[d], t = there[d];
     if (x == t) continue;
@@ -48,8 +34,7 @@ void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) cons
     else
       dir = (opt_.tie == Tie::Plus || x % 2 == 0) ? +1 : -1;
     Choice c;
-    c.channel = out_[(static_cast<std::size_t>(p.node) * D + static_cast<std::size_t>(d)) * 2 +
-                     (dir > 0 ? 1 : 0)];
+    c.channel = tab_.channel(p.node, d, dir);
     if (opt_.dateline) {
       // Link ids are chip * D + d, so a channel's dimension is its link id mod D.
       const bool same_dim = p.in_channel >= 0 && topo::link_of_channel(p.in_channel) % dims_ == d;
@@ -63,20 +48,9 @@ void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) cons
 
 MeshDorRouting::MeshDorRouting(const topo::Network& n, std::vector<int> dimension_order)
     : geo_(topo::MeshGeometry::of(n, "DOR")), order_(std::move(dimension_order)),
-      dims_(geo_.dims()) {
+      dims_(geo_.dims()), tab_(geo_) {
   if (static_cast<int>(order_.size()) != dims_)
     fail_runtime("DOR", "dimension_order has the wrong length for this mesh");
-  const auto count = static_cast<std::size_t>(geo_.count());
-  coords_.resize(count * static_cast<std::size_t>(dims_));
-  out_.resize(count * static_cast<std::size_t>(dims_) * 2);
-  for (std::int64_t c = 0; c < geo_.count(); ++c)
-    for (int d = 0; d < dims_; ++d) {
-      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) +
-                      static_cast<std::size_t>(d);
-      coords_[i] = geo_.coord(c, d);
-      out_[2 * i] = geo_.channel(c, d, -1);
-      out_[2 * i + 1] = geo_.channel(c, d, +1);
-    }
 }
 
 std::vector<Choice> MeshDorRouting::route(const PacketState& p) const {
@@ -88,15 +62,12 @@ std::vector<Choice> MeshDorRouting::route(const PacketState& p) const {
 void MeshDorRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
   out.clear();
   if (p.node == p.dst) return;
-  const auto D = static_cast<std::size_t>(dims_);
-  const int* here = &coords_[static_cast<std::size_t>(p.node) * D];
-  const int* there = &coords_[static_cast<std::size_t>(p.dst) * D];
+  const int* here = tab_.coords(p.node);
+  const int* there = tab_.coords(p.dst);
   for (int d : order_) {
     if (here[d] == there[d]) continue;
     const bool plus = there[d] > here[d];
-    out.push_back({out_[(static_cast<std::size_t>(p.node) * D + static_cast<std::size_t>(d)) * 2 +
-                        (plus ? 1 : 0)],
-                   0, 0});
+    out.push_back({tab_.channel(p.node, d, plus ? +1 : -1), 0, 0});
     return;
   }
 }

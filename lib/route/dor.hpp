@@ -50,8 +50,7 @@ private:
   topo::TorusGeometry geo_;
   DorOptions opt_;
   int dims_;
-  std::vector<int> coords_;       // chip * dims + d
-  std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0): the channel to leave on
+  topo::GridTables tab_;
 };
 
 // DOR on a mesh: the same dimension order, each dimension straight toward the destination
@@ -70,8 +69,7 @@ private:
   topo::MeshGeometry geo_;
   std::vector<int> order_;
   int dims_;
-  std::vector<int> coords_;       // chip * dims + d
-  std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0): the channel, or -1
+  topo::GridTables tab_; // a missing boundary channel is -1
 };
 
 } // namespace icnkit::route

@@ -5,21 +5,10 @@
 namespace icnkit::route {
 
 WfrRouting::WfrRouting(const topo::Network& n, const topo::Faults& f, DorOptions o)
-    : geo_(topo::TorusGeometry::of(n, "WFR")), opt_(std::move(o)), dims_(geo_.dims()) {
+    : geo_(topo::TorusGeometry::of(n, "WFR")), opt_(std::move(o)), dims_(geo_.dims()), tab_(geo_) {
   opt_.dateline = true;
   if (static_cast<int>(opt_.dimension_order.size()) != dims_)
     fail_runtime("WFR", "dimension_order has the wrong length for this torus");
-  const auto count = static_cast<std::size_t>(geo_.count());
-  coords_.resize(count * static_cast<std::size_t>(dims_));
-  out_.resize(count * static_cast<std::size_t>(dims_) * 2);
-  for (std::int64_t c = 0; c < geo_.count(); ++c)
-    for (int d = 0; d < dims_; ++d) {
-      std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(dims_) +
-                      static_cast<std::size_t>(d);
-      coords_[i] = geo_.coord(c, d);
-      out_[2 * i] = geo_.channel(c, d, -1);
-      out_[2 * i + 1] = geo_.channel(c, d, +1);
-    }
   link_down_ = f.down_links(n);
   for (const topo::Link& l : n.links)
     if (link_down_[static_cast<std::size_t>(l.id)]) faults_.push_back({l.a, l.dim});
@@ -34,12 +23,11 @@ int WfrRouting::dor_dir(int d, int x, int t) const {
 }
 
 int WfrRouting::first_faulty_leg(std::int64_t node, std::int64_t dst) const {
-  const auto D = static_cast<std::size_t>(dims_);
-  const int* here = &coords_[static_cast<std::size_t>(node) * D];
-  const int* there = &coords_[static_cast<std::size_t>(dst) * D];
+  const int* here = tab_.coords(node);
+  const int* there = tab_.coords(dst);
   int best = -1;
   for (const Fault& f : faults_) {
-    const int* fc = &coords_[static_cast<std::size_t>(f.from) * D];
+    const int* fc = tab_.coords(f.from);
     // The leg in f.dim runs with the dimensions before it (in order) at the destination's
     // coordinates and those after it at the current node's.
     int leg = -1;
@@ -67,16 +55,13 @@ int WfrRouting::first_faulty_leg(std::int64_t node, std::int64_t dst) const {
 }
 
 Choice WfrRouting::hop(std::int64_t node, int d, int dir, const PacketState& p, bool wild) const {
-  const auto D = static_cast<std::size_t>(dims_);
   Choice c;
-  c.channel = out_[(static_cast<std::size_t>(node) * D + static_cast<std::size_t>(d)) * 2 +
-                   (dir > 0 ? 1 : 0)];
+  c.channel = tab_.channel(node, d, dir);
   if (wild) {
     c.vc = kWildVc;
     return c;
   }
-  const int x = coords_[static_cast<std::size_t>(node) * D + static_cast<std::size_t>(d)],
-            s = geo_.size(d);
+  const int x = tab_.coord(node, d), s = geo_.size(d);
   const bool same_dim =
       p.in_channel >= 0 && p.vc != kWildVc && topo::link_of_channel(p.in_channel) % dims_ == d;
   const bool wrap = dir > 0 ? x == s - 1 : x == 0;
@@ -93,9 +78,8 @@ std::vector<Choice> WfrRouting::route(const PacketState& p) const {
 void WfrRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
   out.clear();
   if (p.node == p.dst) return;
-  const auto D = static_cast<std::size_t>(dims_);
-  const int* here = &coords_[static_cast<std::size_t>(p.node) * D];
-  const int* there = &coords_[static_cast<std::size_t>(p.dst) * D];
+  const int* here = tab_.coords(p.node);
+  const int* there = tab_.coords(p.dst);
   int j = -1; // the leg the packet moves in next
   for (int i = 0; i < dims_ && j < 0; ++i)
     if (here[opt_.dimension_order[static_cast<std::size_t>(i)]] !=

@@ -49,8 +49,7 @@ private:
   topo::TorusGeometry geo_;
   DorOptions opt_;
   int dims_;
-  std::vector<int> coords_;       // chip * dims + d
-  std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0)
+  topo::GridTables tab_;
   std::vector<Fault> faults_;
   std::vector<char> link_down_; // per link
 };

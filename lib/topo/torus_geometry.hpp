@@ -54,4 +54,45 @@ private:
   std::int64_t count_ = 1;
 };
 
+// A grid geometry's coordinates and the channel each chip leaves on in each (dimension,
+// direction), tabulated once. Routing functions on tori and meshes (DOR, WFR, mesh DOR) are
+// called tens of millions of times by the verification and would otherwise spend their time in
+// the geometry's divisions. Geometry is TorusGeometry or MeshGeometry (whose missing boundary
+// channels are -1).
+class GridTables {
+public:
+  template <class Geometry> explicit GridTables(const Geometry& g) : dims_(g.dims()) {
+    const auto D = static_cast<std::size_t>(dims_);
+    const auto count = static_cast<std::size_t>(g.count());
+    coords_.resize(count * D);
+    out_.resize(count * D * 2);
+    for (std::int64_t c = 0; c < g.count(); ++c)
+      for (int d = 0; d < dims_; ++d) {
+        const std::size_t i = static_cast<std::size_t>(c) * D + static_cast<std::size_t>(d);
+        coords_[i] = g.coord(c, d);
+        out_[2 * i] = g.channel(c, d, -1);
+        out_[2 * i + 1] = g.channel(c, d, +1);
+      }
+  }
+
+  int dims() const { return dims_; }
+  // The chip's coordinates, dims() of them.
+  const int* coords(std::int64_t chip) const {
+    return &coords_[static_cast<std::size_t>(chip) * static_cast<std::size_t>(dims_)];
+  }
+  int coord(std::int64_t chip, int d) const { return coords(chip)[d]; }
+  // The channel chip leaves on in dimension d, direction dir (+1 / -1).
+  std::int64_t channel(std::int64_t chip, int d, int dir) const {
+    return out_[(static_cast<std::size_t>(chip) * static_cast<std::size_t>(dims_) +
+                 static_cast<std::size_t>(d)) *
+                    2 +
+                (dir > 0 ? 1 : 0)];
+  }
+
+private:
+  int dims_;
+  std::vector<int> coords_;       // chip * dims + d
+  std::vector<std::int64_t> out_; // (chip * dims + d) * 2 + (dir > 0)
+};
+
 } // namespace icnkit::topo
