@@ -124,7 +124,8 @@ const std::vector<Algorithm>& algorithms() {
          json(nullptr),
          "0,1,...,D-1",
          {},
-         "a permutation of 0..D-1"},
+         "a permutation of 0..D-1",
+         ""},
         {"tie",
          "--tie",
          ParamType::Choice,
@@ -134,17 +135,20 @@ const std::vector<Algorithm>& algorithms() {
          json("parity"),
          "parity",
          {"parity", "plus"},
-         "parity, plus"},
+         "parity, plus",
+         ""},
         {"dateline",
          "--no-dateline",
          ParamType::Bool,
-         "2 dateline VC classes per dimension (VC 1 from the wrap link on); without them 1 VC, "
-         "which "
-         "may deadlock",
+         "dateline VC classes on the torus: 2 VCs per channel, a packet moves to VC 1 on its "
+         "dimension's wrap link (deadlock-free); false = 1 VC, which may deadlock (the checker "
+         "says); a mesh has no wrap links and uses 1 VC either way",
          json(true),
          "true",
          {},
-         "true, false"},
+         "true, false",
+         "Turn the dateline VCs off: 1 VC per channel instead of 2 dateline VC classes per "
+         "dimension (VC 1 from the wrap link on); may deadlock, which the checker reports"},
     };
     dor.build = build_dor;
     v.push_back(std::move(dor));
@@ -204,7 +208,8 @@ const std::vector<Algorithm>& algorithms() {
          json("ecmp"),
          "ecmp",
          {"ecmp", "first"},
-         "ecmp, first"},
+         "ecmp, first",
+         ""},
         {"vc_scheme",
          "--vc-scheme",
          ParamType::Choice,
@@ -213,7 +218,8 @@ const std::vector<Algorithm>& algorithms() {
          json("hops"),
          "hops",
          {"hops", "none"},
-         "hops, none"},
+         "hops, none",
+         ""},
     };
     minimal.build = build_minimal;
     v.push_back(std::move(minimal));
@@ -301,28 +307,35 @@ Built build_routing(const Algorithm& a, const json& params, const topo::Network&
   return a.build(complete_params(a, params, errors), n, f, errors);
 }
 
-std::string describe_algorithms() {
-  std::string s;
+json describe() {
+  json algs = json::array();
   for (auto& a : algorithms()) {
-    s += a.name + "\n";
-    s += "  " + a.summary + "\n";
-    s += "  reference: " + a.reference + "\n";
-    s += "  parameters:\n";
-    for (auto& p : a.params) {
-      s += "    " + p.name + " (option " + p.option + ")\n";
-      s += "      " + p.meaning + "\n";
-      s += "      allowed: " + p.allowed + "; default: " + p.default_text + "\n";
-    }
+    json ps = json::array();
+    for (auto& p : a.params)
+      ps.push_back({{"name", p.name},
+                    {"option", p.option},
+                    {"summary", p.meaning},
+                    {"allowed", p.allowed},
+                    {"default", p.default_text}});
+    algs.push_back(
+        {{"name", a.name}, {"summary", a.summary}, {"reference", a.reference}, {"parameters", ps}});
   }
-  return s;
+  return {{"algorithms", algs}};
 }
 
 std::string param_help(const std::string& name) {
+  const ParamSpec* spec = nullptr;
+  std::vector<std::string> which;
   for (auto& a : algorithms())
-    if (const ParamSpec* p = a.param(name))
-      return p->meaning + " [" + a.name + "; allowed: " + p->allowed +
-             "; default: " + p->default_text + "]";
-  return name;
+    if (const ParamSpec* p = a.param(name)) {
+      if (!spec) spec = p;
+      which.push_back(a.name);
+    }
+  if (!spec) return name;
+  if (spec->type == ParamType::Bool && !spec->flag_help.empty())
+    return spec->flag_help + " [" + join(which, ", ") + "]";
+  return spec->meaning + " [" + join(which, ", ") + "; allowed: " + spec->allowed +
+         "; default: " + spec->default_text + "]";
 }
 
 std::vector<std::string> param_choices(const std::string& name) {

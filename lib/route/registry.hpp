@@ -25,6 +25,7 @@ struct ParamSpec {
   std::string default_text;         // the default as people read it
   std::vector<std::string> choices; // ParamType::Choice
   std::string allowed;              // allowed values as people read them
+  std::string flag_help;            // ParamType::Bool: help of the --no-* option that clears it
 };
 
 // Where parameter errors are reported: the command line (Error(Usage) at the option) or a
@@ -75,10 +76,11 @@ json complete_params(const Algorithm& a, const json& given, const ParamErrors& e
 Built build_routing(const Algorithm& a, const json& params, const topo::Network& n,
                     const topo::Faults& f, const ParamErrors& errors);
 
-// The text of `topo-route --describe`.
-std::string describe_algorithms();
-// Help text of the option that sets parameter `name` (meaning, allowed values, default), taken
-// from the first algorithm that has it.
+// The registry as one JSON object (topo-route --describe): every algorithm with its summary,
+// reference and parameters.
+json describe();
+// Help text of the option that sets parameter `name` (meaning, allowed values, default, and the
+// algorithms that have it).
 std::string param_help(const std::string& name);
 // The allowed values of a choice parameter (for the command line's checks).
 std::vector<std::string> param_choices(const std::string& name);

@@ -24,12 +24,21 @@ namespace {
 struct FormatName {
   ExportFormat format;
   const char* name;
+  const char* summary; // for topo-gen --describe
 };
-constexpr FormatName kFormats[] = {{ExportFormat::Json, "json"},
-                                   {ExportFormat::NetworkX, "networkx"},
-                                   {ExportFormat::GraphML, "graphml"},
-                                   {ExportFormat::Dot, "dot"},
-                                   {ExportFormat::BookSim, "booksim"}};
+constexpr FormatName kFormats[] = {
+    {ExportFormat::Json, "json", "the icnkit document (default)"},
+    {ExportFormat::NetworkX, "networkx",
+     "NetworkX node-link JSON (networkx.node_link_graph(d, edges=\"links\")); failed links and "
+     "chips marked"},
+    {ExportFormat::GraphML, "graphml",
+     "GraphML through Boost.Graph's writer; the link id is `link`; failed links and chips "
+     "marked"},
+    {ExportFormat::Dot, "dot",
+     "Graphviz DOT through Boost.Graph's writer (dot -Tsvg); failed links and chips marked"},
+    {ExportFormat::BookSim, "booksim",
+     "BookSim 2 anynet: one channel per router pair, latency in cycles of a 1 GHz clock, failed "
+     "links left out"}};
 
 const char* node_kind_name(NodeKind k) {
   return k == NodeKind::Chip ? "chip" : "switch";
@@ -248,6 +257,12 @@ ExportFormat parse_export_format(const std::string& name, const std::string& whe
     all += f.name;
   }
   fail_usage(where, "unknown format '" + name + "' (formats: " + all + ")");
+}
+
+std::vector<std::pair<std::string, std::string>> export_formats() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& f : kFormats) out.emplace_back(f.name, f.summary);
+  return out;
 }
 
 std::string to_string(ExportFormat f) {

@@ -24,6 +24,8 @@
 #include "topo/network.hpp"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace icnkit::topo {
 
@@ -33,6 +35,8 @@ enum class ExportFormat { Json, NetworkX, GraphML, Dot, BookSim };
 // listing the formats.
 ExportFormat parse_export_format(const std::string& name, const std::string& where = "--format");
 std::string to_string(ExportFormat f);
+// Every format's name and one line about it, in order (topo-gen --describe).
+std::vector<std::pair<std::string, std::string>> export_formats();
 
 // Clock used to turn link latency into BookSim cycles: cycles = max(1, round(latency_s * Hz)).
 inline constexpr double kBookSimClockHz = 1e9;

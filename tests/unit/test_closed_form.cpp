@@ -132,10 +132,12 @@ TEST_CASE("Table 1: transfer terms and the paper's ratios", "[closed-form]") {
     double ratio = coll::ring_time(n, S, kB, 0, LatencyModel::Table1) /
                    coll::halfring_time(n, S, kB, 0, LatencyModel::Table1);
     CHECK(close(ratio, n % 2 == 0 ? 2.0 * (n - 1) / n : 2.0 * n / (n + 1)));
-    // r = T_HalfRing / T_FoldedRing, MATEe's static fraction.
+    // r = T_HalfRing / T_FoldedRing, MATEe's static fraction: N/(4(N-1)) even, (N+1)/(4N) odd.
+    const double r = n % 2 == 0 ? n / (4.0 * (n - 1)) : (n + 1) / (4.0 * n);
     CHECK(close(coll::halfring_time(n, S, kB, 0, LatencyModel::Table1) /
                     coll::folded_time(n, S, kB, 0, LatencyModel::Table1),
-                coll::halfring_folded_ratio(n).value()));
+                r));
+    CHECK(close(coll::halfring_folded_ratio(n).value(), r));
   }
   CHECK(coll::halfring_folded_ratio(4) == coll::Fraction{1, 3});
   CHECK(coll::halfring_folded_ratio(5) == coll::Fraction{3, 10});
@@ -220,4 +222,46 @@ TEST_CASE("MATE and MATEe beat the folded ring, MATEe at large sizes", "[closed-
   double hr = run(net, {}, "halfring", "dimrotation", big).time_s;
   CHECK(mate / hr == Approx(1 + 1 / 2.3).epsilon(2e-3));
   CHECK(matee / hr == Approx(1 + 0.7 / 2.3).epsilon(2e-3));
+}
+
+TEST_CASE("MATE and MATEe with one fault: times worked out by hand", "[closed-form]") {
+  // Per-sub-stage forms (alpha per hop, B per direction, S per node), P = 2 planes:
+  // 4x4x4: T_HR(xS) = 3a + xS/(2B), on a plane 9a + xS/(2B); T_FR(xS) = 18a + 3xS/(2B); r = 1/3.
+  // 5x5x5: T_HR(xS) = 3a + 3xS/(5B), on a plane 9a + 3xS/(5B); T_FR(xS) = 40a + 2xS/B;
+  //        r = 3/10.
+  // Sequential: 2 T_HR(S) + T_normal,f + T_accel. MATE: T_normal,f = T_HR(S), the acceleration
+  // moves the whole ring's data, 1/(2+r) per plane and r/(2+r) on the folded ring. MATEe:
+  // T_normal,f = max(T_HR(S), T_FR(rS)), the acceleration moves 1 - r of it.
+  // DimRotation: 3 slots of S/3, each T_normal,f(S/3) + T_accel(S/3).
+  //   4x4x4 MATE:  3 T_HR(S) + max(9a + 3S/(14B), 18a + 3S/(14B))        = 27a + 12S/(7B)
+  //         MATEe: 2 T_HR(S) + (18a + S/(2B)) + max(9a + S/(7B), 18a + S/(7B)) = 42a + 23S/(14B)
+  //         MATE dimrotation:  3 (3a + S/(6B) + 18a + S/(14B))           = 63a + 5S/(7B)
+  //         MATEe dimrotation: 3 (18a + S/(6B) + 18a + S/(21B))          = 108a + 9S/(14B)
+  //   5x5x5 MATE:  3 T_HR(S) + (40a + 6S/(23B))                          = 49a + 237S/(115B)
+  //         MATEe: 2 T_HR(S) + (40a + 3S/(5B)) + (40a + 21S/(115B))      = 86a + 228S/(115B)
+  //         MATE dimrotation:  3 (3a + S/(5B) + 40a + 2S/(23B))          = 129a + 99S/(115B)
+  //         MATEe dimrotation: 3 (40a + S/(5B) + 40a + 7S/(115B))        = 240a + 18S/(23B)
+  const double a = kAlpha, B = kB, S = 6 << 20;
+  struct Case {
+    int n;
+    const char* alg;
+    const char* dims;
+    double want;
+  };
+  for (const Case& c : {Case{4, "mate", "sequential", 27 * a + 12 * S / (7 * B)},
+                        Case{4, "matee", "sequential", 42 * a + 23 * S / (14 * B)},
+                        Case{4, "mate", "dimrotation", 63 * a + 5 * S / (7 * B)},
+                        Case{4, "matee", "dimrotation", 108 * a + 9 * S / (14 * B)},
+                        Case{5, "mate", "sequential", 49 * a + 237 * S / (115 * B)},
+                        Case{5, "matee", "sequential", 86 * a + 228 * S / (115 * B)},
+                        Case{5, "mate", "dimrotation", 129 * a + 99 * S / (115 * B)},
+                        Case{5, "matee", "dimrotation", 240 * a + 18 * S / (23 * B)}}) {
+    INFO(c.n << "x" << c.n << "x" << c.n << " " << c.alg << " + " << c.dims);
+    topo::Network net = torus({c.n, c.n, c.n});
+    topo::Faults f = fail(net, {"(1,1,1)-(1,2,1)"});
+    Run r = run(net, f, c.alg, c.dims, static_cast<std::int64_t>(S));
+    CHECK(close(r.time_s, c.want));
+    REQUIRE(r.cf);
+    CHECK(close(r.cf->time_s, c.want));
+  }
 }

@@ -524,14 +524,20 @@ TEST_CASE("pipeline: chunk c's dimension k waits for chunk c-1's dimension k", "
 TEST_CASE("MATE / MATEe: acceleration phases only in the faulty dimension; MATEe's folded "
           "fraction r",
           "[coll-alg]") {
-  CHECK(halfring_folded_ratio(4) == Fraction{1, 3});
-  CHECK(halfring_folded_ratio(5) == Fraction{3, 10});
-  CHECK(halfring_folded_ratio(8) == Fraction{2, 7});
+  // r = T_HalfRing / T_FoldedRing (Table 1 transfer terms): N S/(8B) / ((N-1) S/(2B)) =
+  // N / (4(N-1)) for even N; (N^2-1) S/(8NB) / ((N-1) S/(2B)) = (N+1) / (4N) for odd N.
+  const std::map<int, Fraction> r_of = {{3, {1, 3}},  {4, {1, 3}},   {5, {3, 10}},
+                                        {6, {3, 10}}, {7, {2, 7}},   {8, {2, 7}},
+                                        {9, {5, 18}}, {11, {3, 11}}, {16, {4, 15}}};
+  for (auto& [n, r] : r_of) {
+    INFO("N = " << n);
+    CHECK(halfring_folded_ratio(n) == r);
+  }
   for (const std::vector<int>& S :
        std::vector<std::vector<int>>{{4, 4, 4}, {5, 5, 5}, {5, 5, 5, 5}}) {
     const topo::Network net = make_torus(S);
     const int n = S[0], D = static_cast<int>(S.size());
-    const Fraction r = halfring_folded_ratio(n);
+    const Fraction r = r_of.at(n);
     const std::vector<int> at(S.size(), 1);
     for (int d = 0; d < D; ++d) {
       const topo::Faults f = link_faults(net, {link_text(S, at, d)});
@@ -588,15 +594,23 @@ TEST_CASE("MATE / MATEe: acceleration phases only in the faulty dimension; MATEe
 }
 
 TEST_CASE("MATE / MATEe acceleration split: planes and folded ring finish together", "[coll-alg]") {
-  // 4x4x4, Y fault: two planes (X and Z) and the folded ring, r = 1/3. Each plane carries
-  // 1/(2 + r) = 3/7 of what phase M moves, the folded ring r/(2 + r) = 1/7 (1/r times slower).
-  const std::vector<int> S = {4, 4, 4};
-  const topo::Network net = make_torus(S);
-  const topo::Faults f = link_faults(net, {link_text(S, {1, 1, 1}, 1)});
-  for (auto [alg, rem] :
-       std::vector<std::pair<std::string, Fraction>>{{"mate", {1, 1}}, {"matee", {2, 3}}}) {
-    INFO(alg);
-    Schedule s = gen(net, f, alg, "sequential");
+  // A Y fault: two planes (X and Z) and the folded ring. Phase M moves what the normal phase
+  // left, w = 1 (MATE) or 1 - r (MATEe); each plane carries w / (2 + r) of it and the folded
+  // ring w r / (2 + r) (it is 1/r times slower, so all finish together).
+  // 4x4x4, r = 1/3: MATE 3/7 and 1/7; MATEe w = 2/3: 2/7 and 2/21.
+  // 5x5x5, r = 3/10: MATE 10/23 and 3/23; MATEe w = 7/10: 7/23 and 21/230.
+  struct Case {
+    std::vector<int> S;
+    std::string alg;
+    Fraction plane, fold;
+  };
+  for (const Case& c :
+       {Case{{4, 4, 4}, "mate", {3, 7}, {1, 7}}, Case{{4, 4, 4}, "matee", {2, 7}, {2, 21}},
+        Case{{5, 5, 5}, "mate", {10, 23}, {3, 23}}, Case{{5, 5, 5}, "matee", {7, 23}, {21, 230}}}) {
+    INFO(shape_text(c.S) << " " << c.alg);
+    const topo::Network net = make_torus(c.S);
+    const topo::Faults f = link_faults(net, {link_text(c.S, {1, 1, 1}, 1)});
+    Schedule s = gen(net, f, c.alg, "sequential");
     const Phase& m = phase_named(s, "dim1/accel0");
     // Per way of carrying (-1: the folded ring, else the plane's via dimension): the fraction
     // of its first transfer, its lanes, the via sides.
@@ -616,9 +630,9 @@ TEST_CASE("MATE / MATEe acceleration split: planes and folded ring finish togeth
         lanes[way].insert(st.lane);
       }
     REQUIRE(first.size() == 3);
-    CHECK(first[-1] == times(rem, Fraction{1, 7}));
-    CHECK(first[0] == times(rem, Fraction{3, 7})); // plane through X
-    CHECK(first[2] == times(rem, Fraction{3, 7})); // plane through Z
+    CHECK(first[-1] == c.fold);
+    CHECK(first[0] == c.plane); // plane through X
+    CHECK(first[2] == c.plane); // plane through Z
     CHECK(lanes[-1] == std::set<int>{1});
     // Each plane is a lane of its own, neither 0 (the healthy rings) nor 1 (the fold).
     REQUIRE(lanes[0].size() == 1);

@@ -21,7 +21,9 @@ std::string help_text() {
       "failed link is used, and add the `schedule`\n"
       "section to the document (an existing `report` section is dropped: it described another\n"
       "schedule). --bytes need not divide into whole pieces: piece sizes are real numbers of\n"
-      "bytes in the analytic model.\n\nAlgorithms:\n";
+      "bytes in the analytic model. A schedule that fails verification is never written (exit\n"
+      "1; --check of a document's schedule: exit 3), so --strict, accepted as by every\n"
+      "verifying tool, has nothing to add.\n\nAlgorithms:\n";
   for (auto& a : coll::algorithms()) {
     s += "  " + a.name + " (";
     for (std::size_t k = 0; k < a.collectives.size(); ++k) {
@@ -53,7 +55,7 @@ std::string help_text() {
 int main(int argc, char** argv) {
   std::string collective = "all-to-all", algorithm = "ring", dims = "sequential", bytes;
   int chunks = 0;
-  bool describe = false, check = false;
+  bool check = false;
   const std::string help = help_text();
   return tool::run(
       "coll-sched", help.c_str(), argc, argv,
@@ -69,19 +71,15 @@ int main(int argc, char** argv) {
         app.add_option("--chunks", chunks,
                        "Chunks of --dims pipeline (default 6, the paper's); dimrotation uses one "
                        "per dimension, sequential one");
-        app.add_flag("--describe", describe,
-                     "Print the collectives, algorithms and dimension schedulers as JSON and exit");
         app.add_flag("--check", check,
                      "Verify the document's existing schedule instead of making one (exit 3 if "
                      "it fails); writes the document with the verification refreshed");
+        tool::add_strict(app, c);
+        tool::add_describe(app, c, "the collectives, algorithms and dimension schedulers",
+                           coll::describe);
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
-        if (describe) {
-          std::string out = coll::describe().dump(2) + "\n";
-          std::fputs(out.c_str(), stdout);
-          return;
-        }
         if (check) {
           // A schedule read from a document is input: failing verification is exit 3.
           if (!bytes.empty())

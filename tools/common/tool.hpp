@@ -87,34 +87,33 @@ inline std::string describe_scalar(const json& v) {
 inline bool is_list_of_objects(const json& v) {
   return v.is_array() && !v.empty() && v.front().is_object();
 }
-// One entry: its name on a line of its own, its summary under it, then its other fields.
+// One entry: its name on a line of its own, its summary under it, its other fields, then its
+// lists of entries (parameters), indented.
 inline void describe_item(std::string& out, const json& item, const std::string& indent) {
   out += indent + (item.contains("name") ? describe_scalar(item["name"]) : "?") + "\n";
   if (item.contains("summary")) out += indent + "  " + describe_scalar(item["summary"]) + "\n";
-  for (auto it = item.begin(); it != item.end(); ++it) {
-    if (it.key() == "name" || it.key() == "summary") continue;
+  for (auto it = item.begin(); it != item.end(); ++it)
+    if (it.key() != "name" && it.key() != "summary" && !is_list_of_objects(it.value()))
+      out += indent + "  " + it.key() + ": " + describe_scalar(it.value()) + "\n";
+  for (auto it = item.begin(); it != item.end(); ++it)
     if (is_list_of_objects(it.value())) {
       out += indent + "  " + it.key() + ":\n";
       for (const json& sub : it.value()) describe_item(out, sub, indent + "    ");
-    } else {
-      out += indent + "  " + it.key() + ": " + describe_scalar(it.value()) + "\n";
     }
-  }
 }
 } // namespace detail
 
-// The text form of a --describe object, like a manual page: each list under its key in capitals,
-// one entry per paragraph (name on a line of its own, summary, other fields as `key: value`,
-// nested lists indented); other top-level fields as `key: value`.
+// The text form of a --describe object, like a manual page: top-level fields as `key: value`,
+// then each list under its key in capitals, one entry per paragraph (name on a line of its own,
+// summary, other fields as `key: value`, nested lists indented).
 inline std::string describe_text(const json& d) {
   std::string out;
-  for (auto it = d.begin(); it != d.end(); ++it) {
-    if (it.key() == "tool") continue;
-    if (!out.empty()) out += "\n";
-    if (!detail::is_list_of_objects(it.value())) {
+  for (auto it = d.begin(); it != d.end(); ++it)
+    if (it.key() != "tool" && !detail::is_list_of_objects(it.value()))
       out += it.key() + ": " + detail::describe_scalar(it.value()) + "\n";
-      continue;
-    }
+  for (auto it = d.begin(); it != d.end(); ++it) {
+    if (!detail::is_list_of_objects(it.value())) continue;
+    if (!out.empty()) out += "\n";
     std::string heading = it.key();
     for (char& ch : heading) ch = ch == '_' ? ' ' : static_cast<char>(std::toupper(ch));
     out += heading + "\n";

@@ -106,7 +106,7 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
 int main(int argc, char** argv) {
   std::string algorithm = "dor";
   std::string dim_order, tie, paths, vc_scheme;
-  bool no_dateline = false, describe = false, load = false;
+  bool no_dateline = false, load = false;
   std::string emit;
   std::vector<std::string> path;
   std::string algo_help = "Routing algorithm (" + route::algorithm_names() + "; see --describe)";
@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
       "reachability under the document's faults (pairs a routing cannot serve are listed with\n"
       "a reason and a warning; faults that split the network are exit 4), hop statistics and\n"
       "path stretch; on request the link load of uniform all-to-all (--load) and explicit\n"
-      "tables or paths (--emit). Drops a stale `report`.\n\n"
+      "tables or paths (--emit). Drops a stale `report`. A routing that deadlocks or leaves\n"
+      "pairs unreachable is written with a warning; under --strict it is exit 4 instead.\n\n"
       "Algorithms: dor (torus, mesh), wfr (torus with faults), odd-even and fthoe (2-D mesh),\n"
       "dmodk (fat-tree), minimal (any network; hop-count VCs make it deadlock-free).\n\n"
       "Examples:\n"
@@ -131,6 +132,8 @@ int main(int argc, char** argv) {
       "  topo-route -i net.json --tie plus --no-dateline -o routed.json   # finds a deadlock "
       "cycle\n"
       "  topo-route -i net.json --path '(0,0,0)' '(2,3,1)'                 # one path, hop by hop\n"
+      "  topo-route -i net.json --tie plus --no-dateline --strict      # exit 4: not "
+      "deadlock-free\n"
       "  topo-route --describe                                            # algorithms and "
       "parameters\n";
   return tool::run(
@@ -157,15 +160,12 @@ int main(int argc, char** argv) {
                        "Also record explicit routing: tables (per-node next hop for every "
                        "destination) or paths (every pair's channels and VCs); up to 1M pairs")
             ->check(CLI::IsMember({"tables", "paths"}));
-        app.add_flag("--describe", describe,
-                     "Print the routing algorithms, their references and parameters");
+        tool::add_strict(app, c);
+        tool::add_describe(app, c, "the routing algorithms, their references and parameters",
+                           route::describe);
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
-        if (describe) {
-          std::fputs(route::describe_algorithms().c_str(), stdout);
-          return;
-        }
         // Everything the command line alone can get wrong is checked before the input is read.
         const route::Algorithm& a =
             route::require_algorithm(algorithm, ErrorKind::Usage, "--algorithm");
@@ -217,20 +217,24 @@ int main(int argc, char** argv) {
         if (!emit.empty()) s.emitted = route::emit_routing(*b.fn, n, f, emit == "paths");
         s.network_fingerprint = n.fingerprint;
         const route::Verification& v = *s.verification;
+        // Verdicts: warnings, or under --strict the first failed one is exit 4.
         if (v.unreachable_pairs > 0) {
           const auto& u = v.unreachable.front();
-          tool::warn(c, std::to_string(v.unreachable_pairs) + " of " + std::to_string(v.pairs) +
+          tool::verdict(c, false,
+                        std::to_string(v.unreachable_pairs) + " of " + std::to_string(v.pairs) +
                             " pairs are unreachable under the faults with " + a.name + ", e.g. " +
                             std::to_string(u.src) + " -> " + std::to_string(u.dst) + ": " +
                             u.reason);
         }
         if (!v.deadlock_free)
-          tool::warn(
-              c, "the routing is NOT deadlock-free: the channel-dependency graph has a cycle of " +
-                     std::to_string(v.cdg.cycle->size()) +
-                     " channels (see routing.verification.cdg.cycle)");
+          tool::verdict(
+              c, false,
+              "the routing is NOT deadlock-free: the channel-dependency graph has a cycle of " +
+                  std::to_string(v.cdg.cycle->size()) +
+                  " channels (listed in routing.verification.cdg.cycle)");
         if (v.cdg.walks_over_hop_limit > 0)
-          tool::warn(c, std::to_string(v.cdg.walks_over_hop_limit) + " routing walks exceeded " +
+          tool::verdict(c, false,
+                        std::to_string(v.cdg.walks_over_hop_limit) + " routing walks exceeded " +
                             std::to_string(v.hop_limit) + " hops (possible livelock)");
         d.routing = std::move(s);
         d.report.reset(); // computed under the previous routing

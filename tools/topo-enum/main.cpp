@@ -1,5 +1,6 @@
 // topo-enum: every feasible topology for a chip count, with derived board size and warnings.
 #include "common/tool.hpp"
+#include "topo/describe.hpp"
 #include "topo/enumerate.hpp"
 
 using namespace icnkit;
@@ -13,7 +14,6 @@ int main(int argc, char** argv) {
   std::int64_t cpb_max = 16, chip_radix = 1;
   std::string ibt = "none";
   bool all = false;
-  bool describe = false;
   std::int64_t limit = static_cast<std::int64_t>(topo::kDefaultResultCap);
   CLI::Option *o_n = nullptr, *o_ctx = nullptr;
   return tool::run(
@@ -52,29 +52,14 @@ int main(int argc, char** argv) {
             ->default_str("none");
         o_ctx = app.add_option("--context", context_file,
                                "Read the EnumerationContext from a JSON FILE");
-        app.add_flag("--describe", describe, "List the families (registry) and exit");
         app.add_flag("--all", all, "Return every result, not only the first 50");
         app.add_option("--limit", limit, "Return at most this many results")->default_str("50");
         o_ctx->excludes(o_n);
+        tool::add_describe(app, c, "the families (registry): parameters, scopes, warnings",
+                           topo::describe_families);
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
-        if (describe) {
-          std::string out;
-          for (const topo::Family* f : topo::families()) {
-            std::string scopes;
-            for (auto s : f->scopes()) scopes += (scopes.empty() ? "" : ", ") + topo::to_string(s);
-            std::string warns;
-            for (auto& w : f->warning_names()) warns += (warns.empty() ? "" : ", ") + w;
-            out += f->name() + "\n  " + f->summary() + "\n  reference: " + f->reference() +
-                   "\n  parameters: " + f->parameters() + "\n  endpoints: " +
-                   (f->leaf() == topo::Leaf::Chip ? "chips (Tier 6)" : "boards (Tier 7)") +
-                   "\n  scopes: " + scopes + "\n  warnings: " + warns +
-                   " (and for every family: non-standard-scope, dense-pcb-impractical)\n";
-          }
-          write_output("-", out);
-          return;
-        }
         topo::Context ctx;
         if (!context_file.empty()) {
           auto text = read_input(context_file);

@@ -1,6 +1,7 @@
 // topo-gen: build one candidate's network (nodes, links, hierarchy, metrics) and its faults.
 #include "common/tool.hpp"
 #include "core/units.hpp"
+#include "topo/describe.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
@@ -63,6 +64,8 @@ int main(int argc, char** argv) {
                        "Output format: json (the icnkit document), networkx (node-link JSON), "
                        "graphml, dot, booksim (anynet file)")
             ->default_str("json");
+        tool::add_describe(app, c, "the families and the export formats",
+                           topo::describe_generation);
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
