@@ -34,7 +34,7 @@ check "odd ring steps" [ "$(jget "$T/s5.json" "d['schedule']['step_count']")" = 
 check "fractional piece" [ "$(jget "$T/s5.json" "d['schedule']['phases'][2]['steps'][0]['transfers'][1]['bytes']")" = 800.0 ]
 
 # --describe and --help derive from the registry.
-expect_ok coll-sched --describe
+expect_ok coll-sched --describe --format json
 check "describe" [ "$(python3 -c "import json,sys; print(json.load(sys.stdin)['algorithms'][0]['name'])" <"$T/out")" = ring ]
 expect_ok coll-sched --help
 check "help example" grep -q "topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route" "$T/out"
