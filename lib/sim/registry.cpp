@@ -1,6 +1,7 @@
 #include "sim/registry.hpp"
 
 #include "sim/analytic.hpp"
+#include "sim/pattern.hpp"
 
 namespace icnkit::sim {
 
@@ -10,13 +11,21 @@ const std::vector<ModeInfo>& modes() {
        "Flow-level: every transfer of a step is a flow over its links, sharing each directed "
        "channel max-min fairly (progressive filling, recomputed when a flow starts or drains); a "
        "step starts when the steps it depends on have finished. Reports completion time, "
-       "per-phase times, algbw/busbw and link utilisation.",
-       kAnalyticLatencyModel, true},
+       "per-phase times, algbw/busbw, link utilisation and the closed form where one exists.",
+       kAnalyticLatencyModel,
+       "the document's schedule (from coll-sched), or --traffic with --bytes: an all-to-all "
+       "baseline over the routing"},
       {"flit",
-       "Flit-level: routers with virtual channels and credits driven by the routing section, "
-       "latency in cycles and a status (ok, saturated, deadlock). Not implemented yet: --mode "
-       "flit is exit 4.",
-       "cycles", false},
+       "Cycle-level: input-queued routers with virtual channels, credits and wormhole switching, "
+       "separable iSLIP VC and switch allocation (--router booksim: BookSim 2.0's router), driven "
+       "by the routing section. Reports latency in cycles (mean, p50, p99, max), offered and "
+       "accepted flits per node per cycle, and a status per rate: ok, saturated, or deadlock "
+       "(a verdict: a warning, exit 4 under --strict).",
+       "cycles: packet latency from creation to the tail's arrival, network latency from the "
+       "head's injection; each hop pays the router pipeline (routing, VC allocation, switch "
+       "allocation, switch traversal) and the link's latency (--link-latency-cycles), plus "
+       "queueing in the VC buffers",
+       "--traffic PATTERN at --rate R (or --sweep, --find-saturation) over the routing"},
   };
   return list;
 }
@@ -45,12 +54,14 @@ json describe() {
     ms.push_back({{"name", m.name},
                   {"summary", m.summary},
                   {"latency_model", m.latency_model},
-                  {"implemented", m.implemented}});
+                  {"simulates", m.input}});
   for (auto& t : traffic_patterns()) {
-    json e = {{"name", t.name}, {"summary", t.summary}};
+    json e = {{"name", t.name}, {"summary", t.summary}, {"mode", "analytic"}};
     if (!t.reference.empty()) e["reference"] = t.reference;
     ts.push_back(e);
   }
+  for (auto& p : patterns())
+    ts.push_back({{"name", p.name}, {"summary", p.summary}, {"mode", "flit"}});
   return {{"modes", ms}, {"traffic", ts}};
 }
 

@@ -1,5 +1,6 @@
-// What net-sim can simulate, described once: its modes (with their latency models) and its
-// synthetic traffic patterns. net-sim's --describe derives from these lists.
+// What net-sim can simulate, described once: its modes (with their latency models and the
+// traffic each takes) and the analytic mode's all-to-all baselines; the flit mode's synthetic
+// patterns are sim/pattern.hpp's registry. net-sim's --describe derives from these lists.
 #pragma once
 #include "core/json_reader.hpp"
 #include "sim/traffic.hpp"
@@ -12,21 +13,22 @@ namespace icnkit::sim {
 struct ModeInfo {
   std::string name; // --mode
   std::string summary;
-  std::string latency_model; // what a report of this mode records as latency_model
-  bool implemented = false;
+  std::string latency_model; // how time or latency is modelled
+  std::string input;         // what it simulates
 };
 
 struct TrafficInfo {
-  std::string name; // --traffic
+  std::string name; // --traffic (analytic mode)
   std::string summary;
   std::string reference;
   AllToAllPattern pattern = AllToAllPattern::Simultaneous;
 };
 
 const std::vector<ModeInfo>& modes();
+// The analytic mode's --traffic baselines.
 const std::vector<TrafficInfo>& traffic_patterns();
 
-// Everything above as one JSON object (net-sim --describe).
+// Everything above and the flit patterns as one JSON object (net-sim --describe).
 json describe();
 
 } // namespace icnkit::sim
