@@ -43,8 +43,7 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
       class_of_vc_[z(v)] = static_cast<std::uint8_t>(k);
 
   down_link_ = f.down_links(n);
-  down_chip_ = f.down_chips(n);
-  down_chip_.resize(z(n.n_chip), 0);
+  down_chip_ = f.down_chips(n); // by node
   for (std::int64_t c = 0; c < n.n_chip; ++c) live_chips_ += down_chip_[z(c)] ? 0 : 1;
   chips_route_ = route::chips_transit(n);
 
@@ -632,8 +631,10 @@ void Engine::step() {
 }
 
 std::vector<WaitHop> Engine::waiting_cycle() const {
-  // Wait-for graph over input VCs that hold flits: an active VC without credits waits for the
-  // downstream VC it feeds; a head waiting for an output VC waits for the VCs holding them.
+  // Wait-for graph over the input VCs that hold flits, each the buffer of one (channel, VC): an
+  // active VC without credits waits for the downstream buffer it feeds; a head waiting for an
+  // output VC waits for the downstream buffers of the VCs it asked for (held by other packets).
+  // A cycle is then a closed chain of channels, as topo-route prints a dependency cycle.
   const std::size_t IV = state_.size();
   auto succ = [&](std::size_t iv, std::vector<std::int32_t>& out) {
     out.clear();
@@ -643,11 +644,12 @@ std::vector<WaitHop> Engine::waiting_cycle() const {
       const std::int32_t down = F_.out_down_[z(ovc / V_)];
       if (down >= 0 && credits_[z(ovc)] <= 0) out.push_back(down * V_ + ovc % V_);
     } else if (state_[iv] == kVcAlloc) {
-      for (const Opt& o : opts_[iv])
-        for (int v = o.vb; v < o.ve; ++v) {
-          const std::int32_t w = owner_[z(o.out) * z(V_) + z(v)];
-          if (w >= 0) out.push_back(w);
-        }
+      for (const Opt& o : opts_[iv]) {
+        const std::int32_t down = F_.out_down_[z(o.out)];
+        if (down < 0) continue;
+        for (int v = o.vb; v < o.ve; ++v)
+          if (owner_[z(o.out) * z(V_) + z(v)] != -1) out.push_back(down * V_ + v);
+      }
     }
   };
   std::vector<std::uint8_t> color(IV, 0); // 0 new, 1 on the stack, 2 done

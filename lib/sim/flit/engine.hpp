@@ -45,6 +45,7 @@ public:
   std::int64_t routers() const { return static_cast<std::int64_t>(router_node_.size()); }
   bool chips_route() const { return chips_route_; }
   const std::vector<char>& down_links() const { return down_link_; }
+  const std::vector<char>& down_nodes() const { return down_chip_; } // by node id
   bool chip_live(std::int64_t c) const { return !down_chip_[static_cast<std::size_t>(c)]; }
   std::int64_t live_chips() const { return live_chips_; }
   int max_link_latency() const { return max_latency_; }

@@ -134,7 +134,7 @@ std::optional<double> pattern_zero_load(const Fabric& f, const Pattern& p,
           lsum = 2 * link_latency[static_cast<std::size_t>(first->id)];
         }
       } else {
-        const route::Path path = route::trace(f.routing(), n, f.down_links(), down_chips, s, d,
+        const route::Path path = route::trace(f.routing(), n, f.down_links(), f.down_nodes(), s, d,
                                               2 * static_cast<std::int64_t>(n.nodes.size()) + 8);
         if (!path.delivered) continue;
         hops = static_cast<int>(path.hops.size());
@@ -145,7 +145,6 @@ std::optional<double> pattern_zero_load(const Fabric& f, const Pattern& p,
       weight += w;
     }
   }
-  (void)down_links;
   if (!(weight > 0)) return std::nullopt;
   return sum / weight;
 }

@@ -1,0 +1,393 @@
+// lib/sim/flit: the cycle-level engine against its timing model worked out by hand, against
+// BookSim 2.0's published 8x8 figures, and its verdicts (deadlock, saturation, delivery).
+#include "route/registry.hpp"
+#include "sim/flit/run.hpp"
+#include "sim/flit/study.hpp"
+#include "support.hpp"
+#include "topo/faults.hpp"
+
+#include <cmath>
+
+using namespace icnkit;
+using namespace icnkit::sim::flit;
+
+namespace {
+
+std::unique_ptr<route::RoutingFunction> routing(const std::string& algorithm,
+                                                const topo::Network& n, const topo::Faults& f = {},
+                                                const json& params = json::object()) {
+  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+  const route::Algorithm* a = route::find_algorithm(algorithm);
+  REQUIRE(a != nullptr);
+  return route::build_routing(*a, params, n, f, errors).fn;
+}
+
+std::vector<int> latencies(const topo::Network& n, int cycles) {
+  return std::vector<int>(n.links.size(), cycles);
+}
+
+// One packet alone in the network: cycles from its creation to its tail's arrival.
+std::int64_t lone_packet(const Fabric& f, std::int64_t src, std::int64_t dst, int flits) {
+  Engine e(f);
+  REQUIRE(e.offer(src, dst, flits, 7));
+  for (int t = 0; t < 10000 && e.delivered().empty(); ++t) e.step();
+  REQUIRE(e.delivered().size() == 1);
+  const Delivered& d = e.delivered().front();
+  CHECK(d.tag == 7);
+  CHECK(d.src == src);
+  CHECK(d.dst == dst);
+  return d.arrived - d.created;
+}
+
+MeasureParams quick(std::int64_t warmup = 1000, std::int64_t measure = 4000) {
+  MeasureParams m;
+  m.warmup = warmup;
+  m.measure = measure;
+  m.seed = 1;
+  return m;
+}
+
+RunResult run(const Fabric& f, sim::PatternKind k, double rate, int flits,
+              const MeasureParams& m = quick()) {
+  sim::PatternSpec ps;
+  ps.kind = k;
+  sim::Pattern p(ps, f.network());
+  TrafficParams t;
+  t.rate = rate;
+  t.packet_flits = flits;
+  return run_once(f, p, t, m);
+}
+
+// BookSim's accounting on a network whose chips route: 2 cycles from creation to the first
+// router's buffer, VA + SA + ST at each of the H routers, L per link between them, 1 for the
+// ejection channel, and the body flits one per cycle behind the head.
+double booksim_t0(int routers, int link_latency, int flits) {
+  return 2 + 3.0 * routers + static_cast<double>(link_latency) * (routers - 1) + 1 + (flits - 1);
+}
+
+// Mean over every (source, destination) pair, the source itself included (uniform traffic), of
+// booksim_t0 over the minimal hop count of a k x k mesh or torus, from coordinates.
+double uniform_t0(int k, bool torus, int link_latency, int flits) {
+  double sum = 0;
+  for (int s = 0; s < k * k; ++s)
+    for (int d = 0; d < k * k; ++d) {
+      int h = 0;
+      for (int dim = 0; dim < 2; ++dim) {
+        const int a = dim == 0 ? s % k : s / k, b = dim == 0 ? d % k : d / k;
+        const int dist = std::abs(a - b);
+        h += torus ? std::min(dist, k - dist) : dist;
+      }
+      sum += booksim_t0(h + 1, link_latency, flits);
+    }
+  return sum / (k * k * k * k);
+}
+
+} // namespace
+
+TEST_CASE("flit: a lone packet takes exactly the model's cycles", "[flit]") {
+  auto mesh = test::grid_network("mesh", {8, 8}, {1, 1});
+  auto fn = routing("dor", mesh);
+  Fabric f(mesh, {}, *fn, booksim_preset(), latencies(mesh, 1));
+  // Corner to corner: 15 routers. BookSim's T0 = 4H + 2 + (P - 1).
+  CHECK(lone_packet(f, 0, 63, 1) == 4 * 15 + 2);
+  CHECK(lone_packet(f, 0, 63, 4) == 4 * 15 + 2 + 3);
+  CHECK(lone_packet(f, 9, 9, 1) == 4 * 1 + 2); // to itself: through its own router
+  CHECK(lone_packet(f, 63, 0, 20) == booksim_t0(15, 1, 20));
+
+  auto torus = test::grid_network("torus", {8, 8}, {1, 1});
+  auto tfn = routing("dor", torus);
+  Fabric tf(torus, {}, *tfn, booksim_preset(), latencies(torus, 2));
+  // (0,0) -> (3,2): 5 hops over 2-cycle links (BookSim's torus timing), 6 routers.
+  CHECK(lone_packet(tf, 0, 3 + 2 * 8, 4) == booksim_t0(6, 2, 4));
+  // The wrap-around way: (0,0) -> (7,6) is 1 + 2 hops.
+  CHECK(lone_packet(tf, 0, 7 + 6 * 8, 1) == booksim_t0(4, 2, 1));
+
+  // A slower router: routing 1, VA 2, SA 2, ST 1, links of 3 cycles, credit delay 4.
+  RouterParams slow = booksim_preset();
+  slow.routing_delay = 1;
+  slow.va_delay = 2;
+  slow.sa_delay = 2;
+  slow.credit_delay = 4;
+  Fabric sf(mesh, {}, *fn, slow, latencies(mesh, 3));
+  // 2 to the first router, 6 per router, 3 per link, 1 out: 3 hops = 4 routers.
+  CHECK(lone_packet(sf, 0, 3, 1) == 2 + 6 * 4 + 3 * 3 + 1);
+}
+
+TEST_CASE("flit: chips of a switched network attach as BookSim's nodes", "[flit]") {
+  // A 2-layer fat-tree of 8-port switches, one chip per board: chip -> leaf -> spine -> leaf
+  // -> chip is 4 channels through 3 routers; 2 cycles to the first router, 4 per router.
+  topo::Context ctx = test::context_for(32);
+  topo::Where w = topo::parse_where("k=8,layers=2,chips_per_board=1", "t");
+  auto l = topo::enumerate(ctx, {&topo::require_family("fat-tree", "t")}, 1, std::nullopt, &w);
+  REQUIRE(!l.items.empty());
+  topo::Network ft = topo::generate(ctx, l.items.front(), {});
+  auto fn = routing("dmodk", ft);
+  Fabric f(ft, {}, *fn, booksim_preset(), latencies(ft, 1));
+  CHECK_FALSE(f.chips_route());
+  CHECK(f.routers() == ft.metrics.switch_count);
+  // Chips 0 and 31 hang off different leaves.
+  CHECK(lone_packet(f, 0, 31, 1) == 2 + 4 * 3);
+  CHECK(lone_packet(f, 0, 31, 5) == 2 + 4 * 3 + 4);
+  // To itself: up to its leaf and back down (one router).
+  CHECK(lone_packet(f, 5, 5, 1) == 2 + 4);
+}
+
+TEST_CASE("flit: zero-load latency equals the closed form (8x8 mesh and torus)", "[flit]") {
+  // Closed forms from coordinates: mesh 27.0 (P = 1) and 30.0 (P = 4) = BookSim's T0 =
+  // 4 H + 2 + (P - 1) with mean H = 6.25; the torus (2-cycle links) 26.0 / 29.0.
+  CHECK(uniform_t0(8, false, 1, 1) == Approx(27.0));
+  CHECK(uniform_t0(8, false, 1, 4) == Approx(30.0));
+  CHECK(uniform_t0(8, true, 2, 1) == Approx(26.0));
+  for (bool torus : {false, true}) {
+    auto n = test::grid_network(torus ? "torus" : "mesh", {8, 8}, {1, 1});
+    auto fn = routing("dor", n);
+    const std::vector<int> lat = latencies(n, torus ? 2 : 1);
+    Fabric f(n, {}, *fn, booksim_preset(), lat);
+    for (int P : {1, 4}) {
+      const double t0 = uniform_t0(8, torus, torus ? 2 : 1, P);
+      INFO((torus ? "torus" : "mesh") << " P=" << P);
+      sim::Pattern uniform({}, n);
+      CHECK(*pattern_zero_load(f, uniform, lat, P) == Approx(t0).epsilon(1e-12));
+      RunResult r = run(f, sim::PatternKind::Uniform, 0.01, P, quick(1000, 20000));
+      CHECK(r.status == "ok");
+      CHECK(r.latency.mean == Approx(t0).epsilon(0.02));
+    }
+  }
+}
+
+TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 mesh curve", "[flit]") {
+  // BookSim 2.0 (IQ router, dor, 2 VCs x 8 flits, iSLIP x2), seed 0: average packet latency.
+  struct Point {
+    double rate, p1, p4;
+  };
+  const Point ref[] = {
+      {0.05, 27.03, 30.32}, {0.15, 27.63, 32.28}, {0.25, 28.53, 35.94}, {0.35, 32.53, 47.88}};
+  auto n = test::grid_network("mesh", {8, 8}, {1, 1});
+  auto fn = routing("dor", n);
+  Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
+  MeasureParams m = quick(3000, 10000);
+  for (const Point& p : ref)
+    for (int P : {1, 4}) {
+      const double want = P == 1 ? p.p1 : p.p4;
+      RunResult r = run(f, sim::PatternKind::Uniform, p.rate, P, m);
+      INFO("rate " << p.rate << " P=" << P << ": " << r.latency.mean << " vs BookSim " << want);
+      CHECK(r.status == "ok");
+      CHECK(std::abs(r.latency.mean - want) <= 1 + 0.03 * want);
+      CHECK(r.accepted == Approx(r.offered).epsilon(0.02));
+    }
+}
+
+TEST_CASE("flit: saturation within 0.015 of BookSim's (latency 3 x T0)", "[flit]") {
+  // BookSim: 0.398 (P = 1, T0 = 27) and 0.376 (P = 4, T0 = 30).
+  auto n = test::grid_network("mesh", {8, 8}, {1, 1});
+  auto fn = routing("dor", n);
+  Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
+  MeasureParams m = quick(3000, 10000);
+  struct Sat {
+    int P;
+    double rate, t0;
+  };
+  for (const Sat& s : {Sat{1, 0.398, 27.0}, Sat{4, 0.376, 30.0}}) {
+    RunResult below = run(f, sim::PatternKind::Uniform, s.rate - 0.015, s.P, m);
+    RunResult above = run(f, sim::PatternKind::Uniform, s.rate + 0.015, s.P, m);
+    INFO("P=" << s.P << ": " << below.latency.mean << " below, " << above.latency.mean << " ("
+              << above.status << ") above");
+    CHECK(below.status == "ok");
+    CHECK(below.latency.mean < 3 * s.t0);
+    CHECK((above.status != "ok" || above.latency.mean >= 3 * s.t0));
+  }
+}
+
+TEST_CASE("flit: a routing that can deadlock is driven into deadlock and the cycle is shown",
+          "[flit]") {
+  auto n = test::grid_network("torus", {8, 8}, {1, 1});
+  auto fn = routing("dor", n, {}, {{"dateline", false}, {"tie", "plus"}});
+  RouterParams p = booksim_preset();
+  p.vcs = 1;
+  Fabric f(n, {}, *fn, p, latencies(n, 2));
+  RunResult r = run(f, sim::PatternKind::Uniform, 0.9, 4);
+  REQUIRE(r.status == "deadlock");
+  REQUIRE(r.deadlock_cycle.size() >= 2);
+  // A closed chain of channels: each hop's link joins its chips, and each ends where the next
+  // begins.
+  for (std::size_t k = 0; k < r.deadlock_cycle.size(); ++k) {
+    const WaitHop& h = r.deadlock_cycle[k];
+    const WaitHop& next = r.deadlock_cycle[(k + 1) % r.deadlock_cycle.size()];
+    const topo::Link& l = n.links[static_cast<std::size_t>(h.link)];
+    CHECK(((l.a == h.from && l.b == h.to) || (l.b == h.from && l.a == h.to)));
+    CHECK(h.to == next.from);
+    CHECK(h.vc == 0);
+  }
+}
+
+TEST_CASE("flit: deadlock-free routings run at 0.9 offered load without tripping the watchdog",
+          "[flit]") {
+  MeasureParams m = quick(300, 1500);
+  m.latency_limit = 1e12; // run to the drain limit: saturated, never stopped early
+  auto check = [&](const std::string& what, const topo::Network& n, const topo::Faults& faults,
+                   const route::RoutingFunction& fn, int link_latency) {
+    RouterParams p = booksim_preset();
+    p.vcs = std::max(2, fn.vc_count());
+    Fabric f(n, faults, fn, p, latencies(n, link_latency));
+    RunResult r = run(f, sim::PatternKind::Uniform, 0.9, 4, m);
+    INFO(what << ": " << r.status << " " << r.status_detail);
+    CHECK(r.status != "deadlock");
+    CHECK(r.accepted > 0.05);
+  };
+  auto mesh = test::grid_network("mesh", {8, 8}, {1, 1});
+  check("mesh dor", mesh, {}, *routing("dor", mesh), 1);
+  check("mesh odd-even", mesh, {}, *routing("odd-even", mesh), 1);
+  topo::FaultRequest fr;
+  fr.chips = {"27"};
+  topo::Faults mf = topo::make_faults(mesh, fr);
+  check("mesh fthoe, chip 27 down", mesh, mf, *routing("fthoe", mesh, mf), 1);
+  auto torus = test::grid_network("torus", {8, 8}, {1, 1});
+  check("torus dor dateline", torus, {}, *routing("dor", torus), 2);
+  auto t3 = test::grid_network("torus", {4, 4, 4}, {1, 1, 1});
+  topo::FaultRequest lr;
+  lr.links = {"#5"};
+  topo::Faults tf = topo::make_faults(t3, lr);
+  check("4x4x4 wfr, link 5 down", t3, tf, *routing("wfr", t3, tf), 2);
+  check("4x4x4 minimal hop VCs", t3, {}, *routing("minimal", t3), 1);
+}
+
+TEST_CASE("flit: FTHOE delivers every packet of every connected pair (8x8 seed scenarios)",
+          "[flit]") {
+  auto n = test::grid_network("mesh", {8, 8}, {1, 1});
+  auto at = [](int x, int y) { return static_cast<std::int64_t>(x + 8 * y); };
+  auto link = [&](std::int64_t a, std::int64_t b) {
+    for (const topo::Link& l : n.links)
+      if ((l.a == a && l.b == b) || (l.a == b && l.b == a)) return l.id;
+    FAIL("no link");
+    return std::int64_t{-1};
+  };
+  struct Scenario {
+    const char* name;
+    std::vector<std::int64_t> links, chips;
+  };
+  const Scenario scenarios[] = {
+      {"one link", {link(at(3, 4), at(4, 4))}, {}},
+      {"one chip", {}, {at(4, 4)}},
+      {"2x2 block", {}, {at(3, 3), at(4, 3), at(3, 4), at(4, 4)}},
+      {"4 chips + 4 links",
+       {link(at(1, 4), at(2, 4)), link(at(4, 1), at(4, 2)), link(at(5, 5), at(6, 5))},
+       {at(2, 2), at(6, 2), at(2, 6), at(6, 6)}},
+  };
+  for (const Scenario& s : scenarios) {
+    topo::FaultRequest fr;
+    for (std::int64_t l : s.links) {
+      std::string id = "#"; // built in two steps: GCC 12 warns (-Wrestrict) on "#" + string
+      id += std::to_string(l);
+      fr.links.push_back(id);
+    }
+    for (std::int64_t c : s.chips) fr.chips.push_back(std::to_string(c));
+    topo::Faults faults = topo::make_faults(n, fr);
+    auto fn = routing("fthoe", n, faults);
+    RouterParams p = booksim_preset();
+    p.vcs = std::max(2, fn->vc_count());
+    Fabric f(n, faults, *fn, p, latencies(n, 1));
+    RunResult r = run(f, sim::PatternKind::Uniform, 0.02, 4, quick(500, 5000));
+    INFO(s.name << ": " << r.status << " " << r.status_detail);
+    // ok means the drain ended: every packet generated in the window was delivered.
+    CHECK(r.status == "ok");
+    CHECK(r.packets_measured > 500);
+    // Failed chips neither send nor receive; the rest get all their traffic through.
+    CHECK(r.accepted == Approx(r.offered).epsilon(0.03));
+  }
+}
+
+TEST_CASE("flit: every family runs, near its zero-load latency at low load", "[flit]") {
+  struct Case {
+    std::string family, where;
+    std::int64_t n;
+  };
+  const Case cases[] = {
+      {"mesh", "", 16},          {"torus", "", 16},      {"ring", "", 8},
+      {"hypercube", "", 16},     {"full-mesh", "", 8},   {"fat-tree", "layers=2", 32},
+      {"dragonfly", "", 72},     {"dragonfly+", "", 64}, {"hyperx", "", 32},
+      {"single-switch", "", 16},
+  };
+  for (const Case& c : cases) {
+    topo::Context ctx = test::context_for(c.n);
+    ctx.scope = topo::Scope::IntraRack;
+    topo::Where w;
+    if (!c.where.empty()) w = topo::parse_where(c.where, "t");
+    auto l = topo::enumerate(ctx, {&topo::require_family(c.family, "t")}, 1, std::nullopt,
+                             c.where.empty() ? nullptr : &w);
+    INFO(c.family);
+    REQUIRE(!l.items.empty());
+    topo::Network n = topo::generate(ctx, l.items.front(), {});
+    auto fn = routing("minimal", n);
+    RouterParams p = booksim_preset();
+    p.vcs = std::max(2, fn->vc_count());
+    const std::vector<int> lat = latencies(n, 1);
+    Fabric f(n, {}, *fn, p, lat);
+    sim::Pattern uniform({}, n);
+    const double t0 = *pattern_zero_load(f, uniform, lat, 2);
+    RunResult r = run(f, sim::PatternKind::Uniform, 0.02, 2, quick(500, 20000));
+    INFO(n.family << " " << l.items.front().id << ": " << r.latency.mean << " vs " << t0);
+    CHECK(r.status == "ok");
+    CHECK(r.packets_measured > 1000);
+    // Destinations are drawn at random, so the mean hop count wanders a little around the
+    // pattern's; queueing at 0.02 adds a little.
+    CHECK(r.latency.mean == Approx(t0).epsilon(0.05));
+  }
+}
+
+TEST_CASE("flit: the same seed gives the same run, another seed another", "[flit]") {
+  auto n = test::grid_network("mesh", {4, 4}, {1, 1});
+  auto fn = routing("dor", n);
+  Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
+  RunResult a = run(f, sim::PatternKind::Uniform, 0.3, 4),
+            b = run(f, sim::PatternKind::Uniform, 0.3, 4);
+  CHECK(a.latency.mean == b.latency.mean);
+  CHECK(a.latency.p99 == b.latency.p99);
+  CHECK(a.cycles == b.cycles);
+  CHECK(a.offered == b.offered);
+  MeasureParams m = quick();
+  m.seed = 2;
+  RunResult c = run(f, sim::PatternKind::Uniform, 0.3, 4, m);
+  CHECK(c.offered != a.offered);
+}
+
+TEST_CASE("flit: permutation patterns are the bit permutations BookSim defines", "[flit]") {
+  auto n = test::grid_network("mesh", {8, 8}, {1, 1});
+  auto dest = [&](sim::PatternKind k, std::int64_t s) {
+    sim::PatternSpec ps;
+    ps.kind = k;
+    SplitMix64 rng(0);
+    return sim::Pattern(ps, n).dest(s, rng);
+  };
+  // (x, y) -> (y, x); 6 bits: 0b000110 -> 0b011000 reversed; complement; rotate left.
+  CHECK(dest(sim::PatternKind::Transpose, 3 + 8 * 5) == 5 + 8 * 3);
+  CHECK(dest(sim::PatternKind::BitReverse, 0b000110) == 0b011000);
+  CHECK(dest(sim::PatternKind::BitComplement, 0b000110) == 0b111001);
+  CHECK(dest(sim::PatternKind::Shuffle, 0b100110) == 0b001101);
+  // Tornado on k = 8: x + 3 in both dimensions; neighbour: x + 1.
+  CHECK(dest(sim::PatternKind::Tornado, 6 + 8 * 1) == 1 + 8 * 4);
+  CHECK(dest(sim::PatternKind::Neighbour, 7 + 8 * 7) == 0);
+  auto odd = test::grid_network("mesh", {3, 4}, {1, 1});
+  sim::PatternSpec bits;
+  bits.kind = sim::PatternKind::BitReverse;
+  CHECK(test::kind_of([&] { sim::Pattern(bits, odd); }) == ErrorKind::Infeasible);
+}
+
+TEST_CASE("flit: bad router parameters are refused", "[flit]") {
+  auto n = test::grid_network("torus", {4, 4}, {1, 1});
+  auto fn = routing("dor", n); // 2 VC classes
+  RouterParams p = booksim_preset();
+  p.vcs = 1;
+  CHECK(test::kind_of([&] { Fabric f(n, {}, *fn, p, latencies(n, 1)); }) == ErrorKind::Infeasible);
+  p = booksim_preset();
+  p.buffer_flits = 0;
+  CHECK(test::kind_of([&] { Fabric f(n, {}, *fn, p, latencies(n, 1)); }) == ErrorKind::Usage);
+  p = booksim_preset();
+  p.vcs = 0;
+  CHECK(test::kind_of([&] { Fabric f(n, {}, *fn, p, latencies(n, 1)); }) == ErrorKind::Usage);
+  Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
+  CHECK(test::kind_of([&] { run(f, sim::PatternKind::Uniform, 1.5, 1); }) == ErrorKind::Usage);
+  CHECK(test::kind_of([&] { run(f, sim::PatternKind::Uniform, -0.1, 1); }) == ErrorKind::Usage);
+  CHECK(test::kind_of([&] { parse_rates("0.5:0.1:0.1", "--sweep"); }) == ErrorKind::Usage);
+  CHECK(test::kind_of([&] { parse_rates("a,b", "--sweep"); }) == ErrorKind::Usage);
+  CHECK(parse_rates("0.05:0.2:0.05", "--sweep") == std::vector<double>{0.05, 0.1, 0.15, 0.2});
+}
