@@ -185,8 +185,8 @@ const std::vector<Algorithm>& algorithms() {
         "first, then a detour, always on HOE-legal turns toward a state from which a legal "
         "route exists; one VC.";
     fthoe.reference = "FTHOE: a Hamiltonian-driven fault-tolerant routing algorithm for "
-                      "wafer-scale interconnection networks, FITEE 27(3), 2026; fault fallback "
-                      "as proposed in algorithms.md §8";
+                      "wafer-scale interconnection networks, FITEE 27(3), 2026; the fault "
+                      "fallback (reachability DP over HOE-legal states) is icnkit's";
     fthoe.build = build_fthoe;
     v.push_back(std::move(fthoe));
 
