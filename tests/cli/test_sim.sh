@@ -99,7 +99,7 @@ EOF
 
 # --- MPICH's pairwise exchange: 63 rounds one after another (4x4x4 is a power of two: XOR) ----
 expect_ok net-sim -i "$T/routed.json" --traffic all-to-all-pairwise --bytes 64MiB -o "$T/pw.json"
-python3 - "$T/pw.json" <<'EOF'
+check "pairwise: 63 rounds" python3 - "$T/pw.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))["report"]
 assert r["steps"] == 63 and r["flows"] == 64 * 63, (r["steps"], r["flows"])
@@ -107,7 +107,6 @@ assert r["algorithm"] == "hardware-routing:dor/pairwise"
 # Each round is a permutation of 1 MiB messages at 50 GB/s: no faster than 63 of them in a row.
 assert r["time_s"] >= 63 * (2**20 / 50e9)
 EOF
-check "pairwise: 63 rounds" [ $? = 0 ]
 # MPICH's choice: 1 KiB per pair is all at once, 256 KiB per pair pairwise.
 expect_ok net-sim -i "$T/routed.json" --traffic all-to-all-mpich --bytes 64KiB -o "$T/m1.json"
 check "mpich small: one step" [ "$(jget "$T/m1.json" "d['report']['steps']")" = 1 ]
