@@ -7,6 +7,7 @@ source "$ICNKIT_SRC/tests/cli/lib.sh"
 exec </dev/null
 
 topo-enum -n 64 >"$T/cands.json"
+topo-enum -n 16 >"$T/cands16.json"
 topo-gen -i "$T/cands.json" --pick 'torus:4x4x4/b2x2x2' --no-provenance >"$T/net.json"
 # Chips 0 = (0,0,0) and 1 = (1,0,0) (id = x + 4 (y + 4 z)).
 topo-gen -i "$T/cands.json" --pick 'torus:4x4x4/b2x2x2' --fail-link 0-1 --no-provenance \
@@ -85,6 +86,25 @@ expect_ok net-sim -i "$T/sched-strict.json" --strict --no-provenance
 cp "$T/out" "$T/sim-strict.json"
 expect_ok net-sim -i "$T/sched-strict.json" --no-provenance
 check "net-sim strict: same bytes" cmp -s "$T/out" "$T/sim-strict.json"
+# net-sim's flit mode: a run that deadlocks is a verdict; one that saturates is not. DOR without
+# datelines on a 4x4 torus (the checker finds its cycle), one VC, 8-flit packets in 4-flit
+# buffers: under uniform load some rates of the sweep deadlock (a seeded, deterministic run).
+topo-gen -i "$T/cands16.json" --pick 'torus:4x4/b1x1' --no-provenance >"$T/t16.json"
+topo-route -i "$T/t16.json" --tie plus --no-dateline --no-provenance >"$T/dl.json" 2>/dev/null
+flit=(--mode flit --traffic uniform --sweep 0.3:1.0:0.1 --warmup 200 --measure 3000 --threads 1
+  --vcs 1 --packet-flits 8 --buffer-flits 4 --latency-threshold 1000000 --format csv)
+expect_ok net-sim -i "$T/dl.json" "${flit[@]}"
+deadlocks=$(grep -c ',deadlock$' "$T/out" || true)
+check "flit: the sweep deadlocks at some rates" [ "$deadlocks" -ge 1 ]
+check "flit: one warning per deadlocked rate" [ "$(grep -c '^net-sim: warning: at .*: deadlock' "$T/err")" = "$deadlocks" ]
+expect_exit 4 "$T/dl.json" net-sim "${flit[@]}" --strict
+check "flit strict: the deadlock is the error" grep -q '^net-sim: error: --strict: at .*: deadlock' "$T/err"
+# With its datelines the same torus saturates at full load instead: not a verdict, exit 0.
+topo-route -i "$T/t16.json" --no-provenance >"$T/dateline.json"
+expect_ok net-sim -i "$T/dateline.json" --mode flit --traffic uniform --rate 1 --warmup 200 \
+  --measure 3000 --threads 1 --format csv --strict
+check "flit strict: saturated is exit 0" grep -q ',saturated$' "$T/out"
+
 for tool in topo-route coll-sched net-sim; do
   expect_ok "$tool" --help
   check "$tool --help explains --strict" grep -q -- '--strict .*exit 4' "$T/out"
