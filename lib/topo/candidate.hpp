@@ -25,6 +25,12 @@ struct CandidateList {
   bool truncated() const { return static_cast<std::int64_t>(items.size()) < total; }
 };
 
+// The candidate `pick` names in the list: an id, else a 0-based index. Error(Usage) at `where`
+// when it names none, saying so when the list was truncated (the candidate may be among those
+// left out: rerun topo-enum with --all or --where); Error(Infeasible) when the list is empty.
+const Candidate& pick_candidate(const CandidateList& l, const std::string& pick,
+                                const std::string& where);
+
 json to_json(const Candidate& c);
 Candidate parse_candidate(ObjReader& r);
 json to_json(const CandidateList& l);

@@ -78,6 +78,26 @@ bool matches(const Candidate& c, const Where& w) {
   return true;
 }
 
+void check_where_keys(const Where& w, const std::vector<const Family*>& fams,
+                      const std::string& where) {
+  std::vector<std::string> keys;
+  for (const Family* f : fams)
+    for (auto& k : f->attr_keys())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  keys.push_back("n_endpoint");
+  keys.push_back("chips_per_board");
+  for (auto& [key, value] : w.terms) {
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+    std::string names;
+    for (const Family* f : fams) names += (names.empty() ? "" : ", ") + f->name();
+    std::string all;
+    for (auto& k : keys) all += (all.empty() ? "" : ", ") + k;
+    fail_usage(where, "'" + key + "' is not a key of " +
+                          (fams.size() == 1 ? "the " + names + " family" : "any family asked for") +
+                          " (keys: " + all + ")");
+  }
+}
+
 std::optional<std::vector<int>> board_torus_shape(std::int64_t chips) {
   for (int dims : {3, 2})
     for (std::int64_t m = 2;; ++m) {

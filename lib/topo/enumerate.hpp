@@ -36,6 +36,11 @@ struct Where {
 // "k=16,osr=1" (integers, or strings); Error(Usage) at `where` for a malformed term.
 Where parse_where(const std::string& text, const std::string& where);
 bool matches(const Candidate& c, const Where& w);
+// Error(Usage) at `where` when a term's key is none of n_endpoint, chips_per_board and the
+// attr_keys of the families `fams` (a filter on a key no candidate has would match nothing),
+// naming the keys there are.
+void check_where_keys(const Where& w, const std::vector<const Family*>& fams,
+                      const std::string& where);
 
 // The IntraBoardTopo shape of a board of `chips` chips for intra_board_topo = torus: a cube
 // [m, m, m] if chips = m^3 (m >= 2), else a square [m, m] if chips = m^2, else nullopt.

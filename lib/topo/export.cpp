@@ -11,8 +11,10 @@
 #include <boost/property_map/dynamic_property_map.hpp>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -225,17 +227,48 @@ long booksim_cycles(double latency_s) {
   return static_cast<long>(c);
 }
 
-std::string export_booksim(const Network& n, const Down& down) {
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string export_booksim(const Network& n, const Down& down, std::vector<std::string>* notes) {
   // Per node: neighbour -> smallest latency in cycles over the live links to it.
   std::vector<std::map<std::int64_t, long>> nbr(n.nodes.size());
+  std::int64_t live = 0, merged = 0, rounded = 0;
+  std::set<std::pair<std::int64_t, std::int64_t>> multi; // pairs with parallel links
+  std::set<double> bandwidths;
   for (const Link& l : n.links) {
     if (down.links[static_cast<std::size_t>(l.id)] || l.a == l.b) continue;
+    ++live;
+    bandwidths.insert(l.bandwidth_bytes_per_s);
     long c = booksim_cycles(l.latency_s);
+    const double exact = l.latency_s * kBookSimClockHz; // 1e-6 s * 1e9 Hz is 1000 give or take
+    if (std::abs(static_cast<double>(c) - exact) > 1e-6 * std::max(1.0, exact)) ++rounded;
+    bool parallel = false;
     for (auto [u, v] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
       auto [it, fresh] = nbr[static_cast<std::size_t>(u)].emplace(v, c);
-      if (!fresh) it->second = std::min(it->second, c);
+      if (!fresh) it->second = std::min(it->second, c), parallel = true;
     }
+    if (parallel) ++merged, multi.insert({std::min(l.a, l.b), std::max(l.a, l.b)});
   }
+  if (notes && merged > 0)
+    notes->push_back(
+        "booksim: anynet keeps one channel per router pair: " + std::to_string(merged) +
+        " parallel links dropped (" + std::to_string(multi.size()) +
+        " router pairs joined by several links now " + "by one; " + std::to_string(live - merged) +
+        " of " + std::to_string(live) + " live links exported)");
+  if (notes && bandwidths.size() > 1)
+    notes->push_back("booksim: anynet has no link bandwidth (every channel carries one flit per "
+                     "cycle): links of " +
+                     std::to_string(bandwidths.size()) + " bandwidths (" +
+                     number(*bandwidths.begin()) + " .. " + number(*bandwidths.rbegin()) +
+                     " bytes/s) are exported alike");
+  if (notes && rounded > 0)
+    notes->push_back("booksim: " + std::to_string(rounded) +
+                     " link latencies are not whole cycles of the 1 GHz clock: rounded (at "
+                     "least 1 cycle)");
   std::string s;
   for (const Node& v : n.nodes) {
     s += "router " + std::to_string(v.id);
@@ -271,7 +304,8 @@ std::string to_string(ExportFormat f) {
   return "?";
 }
 
-std::string export_network(const Network& n, const Faults* faults, ExportFormat f) {
+std::string export_network(const Network& n, const Faults* faults, ExportFormat f,
+                           std::vector<std::string>* notes) {
   Down down = down_of(n, faults);
   switch (f) {
   case ExportFormat::NetworkX:
@@ -281,7 +315,7 @@ std::string export_network(const Network& n, const Faults* faults, ExportFormat 
   case ExportFormat::Dot:
     return export_dot(n, down);
   case ExportFormat::BookSim:
-    return export_booksim(n, down);
+    return export_booksim(n, down, notes);
   case ExportFormat::Json:
     break;
   }

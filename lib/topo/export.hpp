@@ -53,7 +53,14 @@ inline constexpr double kBookSimClockHz = 1e9;
 // all its links; BookSim's routing assumes a connected network). Anynet keeps one channel per
 // router pair (its neighbour table is a map), so parallel links are written once, with the
 // smallest latency among them. Self-loops are left out. The file has no comments: anynet's
-// parser rejects any line not starting with router/node.
-std::string export_network(const Network& n, const Faults* faults, ExportFormat f);
+// parser rejects any line not starting with router/node (booksim2's AnyNet::readFile asserts).
+//
+// Where the export cannot hold the network as it is, a note says how it differs and is added
+// to `notes` (when given; the tool prints them as warnings): booksim's merged parallel links
+// (with their count), its single link bandwidth when the links have several, and latencies
+// rounded to whole cycles. The other formats carry every link with its bandwidth_bytes_per_s
+// and latency_s, and need no notes.
+std::string export_network(const Network& n, const Faults* faults, ExportFormat f,
+                           std::vector<std::string>* notes = nullptr);
 
 } // namespace icnkit::topo

@@ -37,6 +37,9 @@ public:
   std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
   Leaf leaf() const override { return Leaf::Board; }
   std::string parameters() const override;
+  std::vector<std::string> attr_keys() const override {
+    return {"k", "layers", "osr", "d", "u", "m_levels", "w_levels", "p_levels"};
+  }
   const std::vector<std::string>& warning_names() const override;
   void enumerate(const Context& ctx, RunSink& out) const override;
   Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t i) const override;

@@ -122,12 +122,26 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs) {
   return out; // in link order
 }
 
-Faults make_faults(const Network& n, const FaultRequest& req) {
+Faults make_faults(const Network& n, const FaultRequest& req, const Faults* existing) {
   std::map<std::int64_t, std::string> links;
   std::map<std::int64_t, std::string> chips;
+  Faults f;
+  if (existing) {
+    for (auto& l : existing->links) links.emplace(l.link, l.cause);
+    for (auto& c : existing->chips) chips.emplace(c.chip, c.cause);
+    f.ocs = existing->ocs;
+    f.random_seed = existing->random_seed;
+    if (req.random_links > 0 && existing->random_seed) {
+      std::int64_t drawn = 0;
+      for (auto& l : existing->links) drawn += l.cause == "random";
+      fail_usage("--fail-random-links",
+                 "the network already has " + std::to_string(drawn) + " random link faults (seed " +
+                     std::to_string(*existing->random_seed) +
+                     "); a network holds one random draw: draw them all in one run");
+    }
+  }
   for (auto& s : req.links) links.emplace(resolve_link(n, s), "explicit");
   for (auto& s : req.chips) chips.emplace(resolve_chip(n, s, "--fail-chip"), "explicit");
-  Faults f;
   for (auto i : req.ocs) {
     if (i < 0 || i >= kOcsCount)
       fail_usage("--fail-ocs", "no OCS " + std::to_string(i) + " (a TPU v4 torus has OCSes 0.." +

@@ -33,7 +33,12 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs);
 // option. "A-B" names the link joining A and B; where two do (a ring of size 2), the one
 // leaving A in + direction. A link failed for several reasons keeps the first cause of
 // explicit, ocs, random (random links are drawn among those not failed otherwise).
-Faults make_faults(const Network& n, const FaultRequest& req);
+//
+// With `existing` (the network's faults so far), the request adds to them: links and chips
+// already failed keep their cause, the failed OCSes are merged, and random links are drawn
+// among the links not failed yet. A network holds one random draw: asking for random links
+// when `existing` already has some is Error(Usage) at --fail-random-links.
+Faults make_faults(const Network& n, const FaultRequest& req, const Faults* existing = nullptr);
 
 // A small, fully specified generator (SplitMix64), so seeds mean the same on every platform.
 class SplitMix64 {

@@ -20,6 +20,7 @@ public:
   std::vector<Scope> scopes() const override { return {Scope::IntraRack}; }
   Leaf leaf() const override { return Leaf::Chip; }
   std::string parameters() const override;
+  std::vector<std::string> attr_keys() const override { return {"n"}; }
   const std::vector<std::string>& warning_names() const override;
   void enumerate(const Context& ctx, RunSink& out) const override;
   Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t i) const override;

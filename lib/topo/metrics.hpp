@@ -50,6 +50,9 @@ Cut cut_with_switches(const Network& n, const std::vector<char>& chip_side);
 // boards; plus `extra` partitions of the family's own), each with its switches placed
 // optimally (max-flow).
 Cut heuristic_bisection(const Network& n, const std::vector<std::vector<char>>& extra = {});
+// The chip partitions heuristic_bisection tries (`extra` first), sorted, without duplicates.
+std::vector<std::vector<char>>
+structural_partitions(const Network& n, const std::vector<std::vector<char>>& extra = {});
 
 // Chips 0 .. floor(N/2)-1 on side 0, the rest on side 1 (board-major ids: half the boards).
 std::vector<char> chip_halves(const Network& n);
@@ -63,5 +66,29 @@ Cut closed_form_cut(const Network& n, std::int64_t links, const std::vector<char
 
 // Fills the bisection figures of n.metrics from a cut and a method label.
 void set_bisection(Network& n, const Cut& c, const char* method);
+
+// The metrics of the network that survives the faults `f` (DegradedMetrics): failed links,
+// failed chips and every link of a failed chip removed; only surviving chips are ends, and
+// the bisection splits the surviving chips into floor(M/2) and ceil(M/2).
+// - connected, surviving chips and links: exact, always;
+// - diameter: exact (a BFS from every surviving chip, 64 at a time) while that stays under a
+//   fixed amount of work (under a second), else a lower bound: the largest eccentricity found
+//   by a few BFS sweeps (method "lower-bound");
+// - path diversity: exact (a max-flow from one surviving chip to each other one) up to a fixed
+//   size, else the smallest surviving chip degree, an upper bound (method "upper-bound");
+// - bisection: the best of the partitions heuristic_bisection tries plus, on coordinate
+//   families, every cut across each dimension at each offset (the offsets next to a fault
+//   only, on dimensions above 16), each balanced over the surviving chips by greedy moves and
+//   its switches placed optimally. It is "exact" when it meets the lower bound
+//   nominal bisection - links down (a nominal closed form or exact figure only), or is 0;
+//   otherwise "heuristic", an upper bound.
+// `limits` bounds the work of the exact diameter (node visits plus adjacency entries of the
+// BFS) and the size of the exact path diversity (surviving chips x (nodes + links)).
+struct DegradedLimits {
+  std::int64_t diameter_work = 400'000'000;
+  std::int64_t path_diversity_size = 2'000'000;
+};
+DegradedMetrics degraded_metrics(const Network& n, const Faults& f,
+                                 const DegradedLimits& limits = {});
 
 } // namespace icnkit::topo

@@ -66,16 +66,58 @@ std::vector<char> Faults::down_chips(const Network& n) const {
   return down;
 }
 
-json to_json(const Metrics& m) {
-  return {{"diameter", m.diameter},
+json to_json(const DegradedMetrics& m) {
+  return {{"surviving_chips", m.surviving_chips},
+          {"surviving_links", m.surviving_links},
+          {"connected", m.connected},
+          {"diameter", m.diameter ? json(*m.diameter) : json(nullptr)},
+          {"diameter_method", m.diameter_method},
+          {"path_diversity", m.path_diversity},
+          {"path_diversity_method", m.path_diversity_method},
           {"bisection_bandwidth_bytes_per_s", m.bisection_bandwidth_bytes_per_s},
           {"bisection_links", m.bisection_links},
-          {"bisection_bandwidth_method", m.bisection_bandwidth_method},
-          {"link_count", m.link_count},
-          {"switch_count", m.switch_count},
-          {"path_diversity", m.path_diversity},
-          {"derived_chips_per_board", m.derived_chips_per_board},
-          {"family_attrs", m.family_attrs}};
+          {"bisection_bandwidth_method", m.bisection_bandwidth_method}};
+}
+
+json to_json(const Metrics& m) {
+  json j = {{"diameter", m.diameter},
+            {"bisection_bandwidth_bytes_per_s", m.bisection_bandwidth_bytes_per_s},
+            {"bisection_links", m.bisection_links},
+            {"bisection_bandwidth_method", m.bisection_bandwidth_method},
+            {"link_count", m.link_count},
+            {"switch_count", m.switch_count},
+            {"path_diversity", m.path_diversity},
+            {"derived_chips_per_board", m.derived_chips_per_board},
+            {"family_attrs", m.family_attrs}};
+  if (m.degraded) j["degraded"] = to_json(*m.degraded);
+  return j;
+}
+
+DegradedMetrics parse_degraded_metrics(ObjReader& r) {
+  DegradedMetrics m;
+  m.surviving_chips = r.integer("surviving_chips", 0, kMaxChips);
+  m.surviving_links = r.integer("surviving_links", 0);
+  m.connected = r.boolean("connected");
+  if (const json& d = r.raw("diameter"); !d.is_null())
+    m.diameter = as_integer(d, r.where("diameter"), 0);
+  if (m.connected != m.diameter.has_value())
+    r.fail("diameter", "must be a number when connected and null when not");
+  m.diameter_method = r.string("diameter_method");
+  if (m.diameter_method != "exact" && m.diameter_method != "lower-bound")
+    r.fail("diameter_method", "expected exact or lower-bound");
+  m.path_diversity = r.integer("path_diversity", 0);
+  m.path_diversity_method = r.string("path_diversity_method");
+  if (m.path_diversity_method != "exact" && m.path_diversity_method != "upper-bound")
+    r.fail("path_diversity_method", "expected exact or upper-bound");
+  m.bisection_bandwidth_bytes_per_s = r.number("bisection_bandwidth_bytes_per_s");
+  if (m.bisection_bandwidth_bytes_per_s < 0)
+    r.fail("bisection_bandwidth_bytes_per_s", "must not be negative");
+  m.bisection_links = r.integer("bisection_links", 0);
+  m.bisection_bandwidth_method = r.string("bisection_bandwidth_method");
+  if (m.bisection_bandwidth_method != "exact" && m.bisection_bandwidth_method != "heuristic")
+    r.fail("bisection_bandwidth_method", "expected exact or heuristic");
+  r.done();
+  return m;
 }
 
 json to_json(const Network& n) {
@@ -192,6 +234,7 @@ Network parse_network(ObjReader& r) {
   n.metrics.path_diversity = m.integer("path_diversity", 0);
   n.metrics.derived_chips_per_board = m.integer("derived_chips_per_board", 1);
   n.metrics.family_attrs = m.raw("family_attrs");
+  if (auto dm = m.object_opt("degraded")) n.metrics.degraded = parse_degraded_metrics(*dm);
   m.done();
   n.fingerprint = r.string("fingerprint");
   r.done();

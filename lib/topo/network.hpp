@@ -67,6 +67,22 @@ struct Pod {
   std::vector<std::int64_t> racks;
 };
 
+// The metrics of the surviving network when there are faults: failed links, failed chips and
+// every link of a failed chip removed (topo/metrics.hpp, degraded_metrics). The figures of
+// Metrics itself stay those of the fault-free (nominal) network.
+struct DegradedMetrics {
+  std::int64_t surviving_chips = 0;
+  std::int64_t surviving_links = 0;
+  bool connected = true;                // every surviving chip reaches every other
+  std::optional<std::int64_t> diameter; // between surviving chips; none when not connected
+  std::string diameter_method;          // "exact" | "lower-bound"
+  std::int64_t path_diversity = 0;      // 0 when not connected
+  std::string path_diversity_method;    // "exact" | "upper-bound"
+  double bisection_bandwidth_bytes_per_s = 0;
+  std::int64_t bisection_links = 0;
+  std::string bisection_bandwidth_method; // "exact" | "heuristic" (an upper bound)
+};
+
 struct Metrics {
   std::int64_t diameter = 0; // hops
   double bisection_bandwidth_bytes_per_s = 0;
@@ -77,6 +93,7 @@ struct Metrics {
   std::int64_t path_diversity = 0;
   std::int64_t derived_chips_per_board = 0;
   json family_attrs = json::object();
+  std::optional<DegradedMetrics> degraded; // with faults only
 };
 
 struct Network {

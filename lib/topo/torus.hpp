@@ -43,6 +43,7 @@ public:
   std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
   Leaf leaf() const override { return Leaf::Chip; }
   std::string parameters() const override { return grid_parameters(); }
+  std::vector<std::string> attr_keys() const override { return {"dimension_sizes", "board_shape"}; }
   const std::vector<std::string>& warning_names() const override { return grid_warning_names(); }
   void enumerate(const Context& ctx, RunSink& out) const override { grid_runs(ctx, out); }
   Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t) const override {

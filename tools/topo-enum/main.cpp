@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   std::string ibt = "none";
   bool all = false;
   std::int64_t limit = static_cast<std::int64_t>(topo::kDefaultResultCap);
-  CLI::Option *o_n = nullptr, *o_ctx = nullptr;
+  CLI::Option *o_n = nullptr, *o_ctx = nullptr, *o_scope = nullptr, *o_cpb = nullptr,
+              *o_radix = nullptr, *o_ibt = nullptr;
   return tool::run(
       "topo-enum",
       "topo-enum: enumerate the feasible topologies of a family for a chip count.\n"
@@ -43,15 +44,19 @@ int main(int argc, char** argv) {
         app.add_option("--where", where_text,
                        "Keep only candidates with these parameter values, e.g. k=16,osr=1 "
                        "(family_attrs keys, n_endpoint, chips_per_board)");
-        app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
-        app.add_option("--chips-per-board-max", cpb_max,
-                       "Boards above this many chips get dense-pcb-impractical")
-            ->default_str("16");
-        app.add_option("--chip-radix", chip_radix, "c2c ports per chip")->default_str("1");
-        app.add_option("--intra-board-topo", ibt, "none, full-mesh, ring or torus")
-            ->default_str("none");
+        o_scope =
+            app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
+        o_cpb = app.add_option("--chips-per-board-max", cpb_max,
+                               "Boards above this many chips get dense-pcb-impractical")
+                    ->default_str("16");
+        o_radix =
+            app.add_option("--chip-radix", chip_radix, "c2c ports per chip")->default_str("1");
+        o_ibt = app.add_option("--intra-board-topo", ibt, "none, full-mesh, ring or torus")
+                    ->default_str("none");
         o_ctx = app.add_option("--context", context_file,
-                               "Read the EnumerationContext from a JSON FILE");
+                               "Read the EnumerationContext from a JSON FILE (--scope, "
+                               "--chips-per-board-max, --chip-radix and --intra-board-topo "
+                               "given with it override its values)");
         app.add_flag("--all", all, "Return every result, not only the first 50");
         app.add_option("--limit", limit, "Return at most this many results")->default_str("50");
         o_ctx->excludes(o_n);
@@ -80,18 +85,24 @@ int main(int argc, char** argv) {
         } else {
           if (!*o_n) fail_usage("--n-chip", "required (or give --context FILE)");
           ctx.n_chip = n_chip;
+        }
+        // The options (given with --context: only those given, overriding the file's values).
+        const bool file = !context_file.empty();
+        if (!file || *o_scope) {
           auto s = topo::parse_scope(scope);
           if (!s) fail_usage("--scope", "must be intra-rack or inter-rack, got '" + scope + "'");
           ctx.scope = *s;
-          ctx.chips_per_board_max = cpb_max;
-          ctx.chip_radix = chip_radix;
+        }
+        if (!file || *o_cpb) ctx.chips_per_board_max = cpb_max;
+        if (!file || *o_radix) ctx.chip_radix = chip_radix;
+        if (!file || *o_ibt) {
           auto t = topo::parse_intra_board_topo(ibt);
           if (!t)
             fail_usage("--intra-board-topo",
                        "must be none, full-mesh, ring or torus, got '" + ibt + "'");
           ctx.intra_board_topo = *t;
-          topo::validate(ctx, ErrorKind::Usage, "--");
         }
+        topo::validate(ctx, ErrorKind::Usage, "--");
         if (limit < 1) fail_usage("--limit", "must be at least 1");
         std::vector<const topo::Family*> fams;
         if (family == "all")
@@ -103,7 +114,10 @@ int main(int argc, char** argv) {
         std::optional<topo::SortSpec> sort;
         if (!sort_by.empty()) sort = topo::parse_sort(sort_by, "--sort-by");
         std::optional<topo::Where> where;
-        if (!where_text.empty()) where = topo::parse_where(where_text, "--where");
+        if (!where_text.empty()) {
+          where = topo::parse_where(where_text, "--where");
+          topo::check_where_keys(*where, fams, "--where");
+        }
         d.candidates = topo::enumerate(ctx, fams, all ? 0 : static_cast<std::size_t>(limit), sort,
                                        where ? &*where : nullptr);
         tool::store(c, d);

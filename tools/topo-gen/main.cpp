@@ -5,6 +5,8 @@
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
+#include "topo/metrics.hpp"
+#include "topo/reuse.hpp"
 #include "topo/torus.hpp"
 
 using namespace icnkit;
@@ -18,7 +20,7 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> fail_ocs;
   bool twist = false;
   std::uint64_t seed = 1;
-  CLI::Option* o_seed = nullptr;
+  CLI::Option *o_seed = nullptr, *o_input = nullptr;
   return tool::run(
       "topo-gen",
       "topo-gen: generate the network of one candidate: chips with coordinates, links with\n"
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
+        o_input = app.get_option("--input");
         app.add_option("--torus", torus_shape,
                        "Generate this torus directly, without a candidates document: "
                        "'5x5x5x5' or '4x4x4/b2x2x2' (2 to 6 dimensions; topo-enum lists the "
@@ -70,66 +73,92 @@ int main(int argc, char** argv) {
       },
       [&](tool::Common& c) {
         const topo::ExportFormat fmt = topo::parse_export_format(format);
-        Document d;
+        if (fail_random < 0) fail_usage("--fail-random-links", "must not be negative");
+        if (!torus_shape.empty() && !pick.empty())
+          fail_usage("--pick", "does not apply with --torus");
+        topo::BuildRequest req;
+        if (!pick.empty()) req.pick = pick;
+        if (!link_bw.empty())
+          req.link_bandwidth_bytes_per_s = parse_bandwidth(link_bw, "--link-bw");
+        if (!link_latency.empty()) req.link_latency_s = parse_time(link_latency, "--link-latency");
+        req.twist = twist;
+        std::optional<std::pair<topo::Context, topo::Candidate>> torus;
         if (!torus_shape.empty()) {
-          if (!pick.empty()) fail_usage("--pick", "does not apply with --torus");
-          auto [ctx, cand] = topo::torus_from_shape(torus_shape, "--torus");
-          d.context = ctx;
-          d.candidate = cand;
+          torus = topo::torus_from_shape(torus_shape, "--torus");
+          req.torus = torus->second;
+        }
+        Document d;
+        if (torus && o_input->count() == 0) {
+          d.context = torus->first;
+          d.candidate = torus->second;
         } else {
           d = tool::load(c);
         }
-        if (!d.context)
-          fail_input(source_name(c.input) + ":/context",
-                     "missing context section (run topo-enum first)");
-        topo::Candidate cand;
-        if (d.candidates) {
-          const auto& items = d.candidates->items;
-          if (items.empty())
-            fail_infeasible("--pick", "the candidates list is empty: nothing to generate");
-          if (pick.empty()) {
-            if (items.size() != 1)
-              fail_usage("--pick", "the list has " + std::to_string(items.size()) +
-                                       " candidates; pick one by id or index");
-            cand = items[0];
-          } else {
-            bool found = false;
-            for (auto& it : items)
-              if (it.id == pick) cand = it, found = true;
-            if (!found && !pick.empty() &&
-                pick.find_first_not_of("0123456789") == std::string::npos) {
-              if (pick.size() > 9 || std::stoul(pick) >= items.size())
-                fail_usage("--pick", "index " + pick + " is out of range (the list has " +
-                                         std::to_string(items.size()) + ")");
-              cand = items[std::stoul(pick)];
-              found = true;
-            }
-            if (!found) fail_usage("--pick", "no candidate with id '" + pick + "'");
-          }
-        } else if (d.candidate) {
-          cand = *d.candidate;
-        } else {
-          fail_input(source_name(c.input) + ":/candidates",
-                     "missing candidates section (run topo-enum first)");
-        }
-        topo::GenerateOptions go;
-        if (!link_bw.empty()) go.link_bandwidth_bytes_per_s = parse_bandwidth(link_bw, "--link-bw");
-        if (!link_latency.empty()) go.link_latency_s = parse_time(link_latency, "--link-latency");
-        go.twist = twist;
-        Document out;
-        out.provenance = d.provenance;
-        out.context = d.context;
-        out.candidate = cand;
-        out.ext = d.ext;
-        out.network = topo::generate(*d.context, cand, go);
         topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed, fail_ocs};
-        if (fail_random < 0) fail_usage("--fail-random-links", "must not be negative");
-        auto faults = topo::make_faults(*out.network, fr);
-        if (!faults.empty()) out.faults = faults;
-        refresh_fingerprint(out);
+        Document out;
+        if (d.network) {
+          // The document's network is kept exactly; options may only agree with it, and
+          // faults add to its own.
+          topo::check_build_agrees(*d.network, d.candidate ? &*d.candidate : nullptr,
+                                   d.candidates ? &*d.candidates : nullptr, req);
+          out = std::move(d);
+          const std::string before = out.network->fingerprint;
+          auto faults = topo::make_faults(*out.network, fr, out.faults ? &*out.faults : nullptr);
+          out.faults.reset();
+          if (!faults.empty()) out.faults = faults;
+          refresh_fingerprint(out);
+          if (out.network->fingerprint != before) {
+            auto drop = [&](auto& section, const char* name) {
+              if (!section) return;
+              section.reset();
+              tool::warn(c, std::string("dropped the ") + name +
+                                " section: it was computed for the network without the new "
+                                "faults (run that stage again)");
+            };
+            drop(out.routing, "routing");
+            drop(out.schedule, "schedule");
+            drop(out.report, "report");
+          }
+        } else {
+          if (torus && o_input->count() > 0)
+            fail_usage("--torus", "builds its network from the shape and reads no document, but "
+                                  "-i gives one (without a network to compare with)");
+          if (!d.context)
+            fail_input(source_name(c.input) + ":/context",
+                       "missing context section (run topo-enum first)");
+          topo::Candidate cand;
+          if (d.candidates)
+            cand = topo::pick_candidate(*d.candidates, pick, "--pick");
+          else if (d.candidate && (pick.empty() || pick == d.candidate->id || pick == "0"))
+            cand = *d.candidate;
+          else if (d.candidate)
+            fail_usage("--pick", "'" + pick + "' is not the document's candidate ('" +
+                                     d.candidate->id + "')");
+          else
+            fail_input(source_name(c.input) + ":/candidates",
+                       "missing candidates section (run topo-enum first)");
+          topo::GenerateOptions go;
+          go.link_bandwidth_bytes_per_s = req.link_bandwidth_bytes_per_s;
+          go.link_latency_s = req.link_latency_s;
+          go.twist = twist;
+          out.provenance = d.provenance;
+          out.context = d.context;
+          out.candidate = cand;
+          out.ext = d.ext;
+          out.network = topo::generate(*d.context, cand, go);
+          auto faults = topo::make_faults(*out.network, fr);
+          if (!faults.empty()) out.faults = faults;
+          refresh_fingerprint(out);
+        }
+        out.network->metrics.degraded.reset();
+        if (out.faults)
+          out.network->metrics.degraded = topo::degraded_metrics(*out.network, *out.faults);
         if (fmt != topo::ExportFormat::Json) {
-          write_output(c.output, topo::export_network(*out.network,
-                                                      out.faults ? &*out.faults : nullptr, fmt));
+          std::vector<std::string> notes;
+          auto text =
+              topo::export_network(*out.network, out.faults ? &*out.faults : nullptr, fmt, &notes);
+          for (auto& note : notes) tool::warn(c, note);
+          write_output(c.output, text);
           return;
         }
         tool::store(c, out,

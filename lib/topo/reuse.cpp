@@ -1,0 +1,80 @@
+#include "topo/reuse.hpp"
+
+#include "core/error.hpp"
+
+#include <cstdio>
+#include <set>
+
+namespace icnkit::topo {
+
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The distinct values of one link field, as text: "5e+10" or "2.5e+10 .. 5e+10 (3 values)".
+template <class F> std::string values_of(const Network& n, F field) {
+  std::set<double> v;
+  for (const Link& l : n.links) v.insert(field(l));
+  if (v.empty()) return "none (the network has no links)";
+  if (v.size() == 1) return number(*v.begin());
+  return number(*v.begin()) + " .. " + number(*v.rbegin()) + " (" + std::to_string(v.size()) +
+         " values)";
+}
+
+const char* const kKeep = "; the document already holds a network, which topo-gen keeps as it is "
+                          "(add faults with --fail-*, or run topo-gen on the candidates document "
+                          "to build another)";
+
+} // namespace
+
+void check_build_agrees(const Network& n, const Candidate* c, const CandidateList* list,
+                        const BuildRequest& r) {
+  const std::string built = c ? "candidate '" + c->id + "'" : "a candidate the document omits";
+  if (r.pick) {
+    bool same = c && *r.pick == c->id;
+    if (!same && c && list) {
+      const Candidate* p = nullptr;
+      try {
+        p = &pick_candidate(*list, *r.pick, "--pick");
+      } catch (const Error&) {
+        p = nullptr;
+      }
+      same = p && p->id == c->id;
+    }
+    if (!same)
+      fail_usage("--pick", "'" + *r.pick + "' is not the network's candidate (it was built from " +
+                               built + ")" + kKeep);
+  }
+  if (r.torus && !(c && c->family == r.torus->family && c->id == r.torus->id))
+    fail_usage("--torus", "the torus '" + r.torus->id +
+                              "' is not the network's candidate (it was "
+                              "built from " +
+                              built + ")" + kKeep);
+  if (r.link_bandwidth_bytes_per_s)
+    for (const Link& l : n.links)
+      if (l.bandwidth_bytes_per_s != *r.link_bandwidth_bytes_per_s)
+        fail_usage("--link-bw",
+                   number(*r.link_bandwidth_bytes_per_s) +
+                       " bytes/s is not the network's link bandwidth (its links have " +
+                       values_of(n, [](const Link& k) { return k.bandwidth_bytes_per_s; }) +
+                       " bytes/s)" + kKeep);
+  if (r.link_latency_s)
+    for (const Link& l : n.links)
+      if (l.latency_s != *r.link_latency_s)
+        fail_usage("--link-latency", number(*r.link_latency_s) +
+                                         " s is not the network's link latency (its links have " +
+                                         values_of(n, [](const Link& k) { return k.latency_s; }) +
+                                         " s)" + kKeep);
+  if (r.twist) {
+    const json& a = n.metrics.family_attrs;
+    const bool twisted = a.is_object() && a.contains("twisted") && a["twisted"] == true;
+    if (!twisted)
+      fail_usage("--twist", "the network (" + n.family + ") is not a twisted torus" + kKeep);
+  }
+}
+
+} // namespace icnkit::topo
