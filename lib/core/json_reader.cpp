@@ -5,6 +5,66 @@
 
 namespace icnkit {
 
+namespace {
+// "line L, column C" of byte `offset` of `text` (both from 1, as the JSON parser counts).
+std::string position(const std::string& text, std::size_t offset) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n')
+      ++line, col = 1;
+    else
+      ++col;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+// Checks what the parser cannot be trusted with: NUL bytes and the nesting depth. Brackets inside
+// strings do not count; the text need not be valid JSON (the parser reports that).
+void precheck(const std::string& text, const std::string& source) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\0') fail_input(source, "NUL byte at " + position(text, i) + ": not a JSON text");
+    if (in_string) {
+      if (c == '\\')
+        ++i; // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        fail_input(source, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
+                               position(text, i));
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+} // namespace
+
+json parse_json(const std::string& text, const std::string& source) {
+  precheck(text, source);
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    auto pos = what.find("parse error");
+    fail_input(source, "not JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  } catch (const json::out_of_range& e) {
+    // 406: "number overflow parsing '1e400'" (the only out_of_range the parser throws).
+    std::string what = e.what();
+    auto q = what.find('\'');
+    std::string number = q == std::string::npos ? what : what.substr(q);
+    fail_input(source, "number " + number + " is out of range (a double holds up to 1.8e308)");
+  } catch (const json::exception& e) {
+    fail_input(source, std::string("not JSON: ") + e.what());
+  }
+}
+
 std::string pointer_token(const std::string& key) {
   std::string out;
   for (char c : key) {

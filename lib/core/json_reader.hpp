@@ -13,6 +13,16 @@ namespace icnkit {
 
 using json = nlohmann::json;
 
+// Deepest nesting of arrays and objects a document may have (the icnkit sections need 6; the
+// rest is room for "ext"). Deeper text is refused before it is parsed, so no recursive walk over
+// the tree (copy, dump, destruction) can overflow the stack.
+inline constexpr int kMaxJsonDepth = 256;
+
+// Parses one JSON text strictly; every failure is Error(Input) at `source` with line and column:
+// not JSON, a NUL byte anywhere (the parser would stop there and ignore what follows), nesting
+// deeper than kMaxJsonDepth, a number outside the range of a double (1e400).
+json parse_json(const std::string& text, const std::string& source);
+
 // Escapes one reference token of a JSON pointer (RFC 6901).
 std::string pointer_token(const std::string& key);
 

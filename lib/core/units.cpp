@@ -4,11 +4,87 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <map>
+#include <utility>
+#include <vector>
 
 namespace icnkit {
 namespace {
+
+using UnitTable = std::vector<std::pair<std::string, double>>;
+
+// Bandwidth units, factors to bytes/s, in the order messages list them.
+const UnitTable& bandwidth_table() {
+  static const UnitTable k = {{"B/s", 1},
+                              {"KB/s", 1e3},
+                              {"MB/s", 1e6},
+                              {"GB/s", 1e9},
+                              {"TB/s", 1e12},
+                              {"PB/s", 1e15},
+                              {"KiB/s", 1024.0},
+                              {"MiB/s", 1048576.0},
+                              {"GiB/s", 1073741824.0},
+                              {"TiB/s", 1099511627776.0},
+                              {"b/s", 0.125},
+                              {"Kb/s", 125.0},
+                              {"Mb/s", 1.25e5},
+                              {"Gb/s", 1.25e8},
+                              {"Tb/s", 1.25e11},
+                              {"bps", 0.125},
+                              {"Kbps", 125.0},
+                              {"Mbps", 1.25e5},
+                              {"Gbps", 1.25e8},
+                              {"Tbps", 1.25e11},
+                              {"GBps", 1e9}};
+  return k;
+}
+
+// Time units, divisors of seconds: 500 / 1e9 is exactly the double nearest 5e-7, 500 * 1e-9 is
+// not.
+const UnitTable& time_table() {
+  static const UnitTable k = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}, {"ps", 1e12}};
+  return k;
+}
+
+std::string names(const UnitTable& t) {
+  std::string s;
+  for (auto& [name, f] : t) s += (s.empty() ? "" : ", ") + name;
+  return s;
+}
+
+const double* find(const UnitTable& t, const std::string& unit) {
+  for (auto& [name, f] : t)
+    if (name == unit) return &f;
+  return nullptr;
+}
+
+// Length of the decimal number at the start of `t`: [+-]digits[.digits][e[+-]digits]
+// (digits on at least one side of the point); 0 if there is none.
+std::size_t number_length(const std::string& t) {
+  auto digits = [&](std::size_t i) {
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+    return i;
+  };
+  std::size_t i = 0;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  std::size_t int_end = digits(i);
+  std::size_t end = int_end;
+  bool any = int_end > i;
+  if (end < t.size() && t[end] == '.') {
+    std::size_t frac_end = digits(end + 1);
+    any = any || frac_end > end + 1;
+    end = frac_end;
+  }
+  if (!any) return 0;
+  if (end < t.size() && (t[end] == 'e' || t[end] == 'E')) {
+    std::size_t j = end + 1;
+    if (j < t.size() && (t[j] == '+' || t[j] == '-')) ++j;
+    std::size_t exp_end = digits(j);
+    if (exp_end > j) end = exp_end;
+  }
+  return end;
+}
 
 // Splits "64.5MiB" into 64.5 and "MiB"; rejects anything that is not number + suffix.
 std::pair<double, std::string> split(const std::string& text, const std::string& where,
@@ -17,35 +93,55 @@ std::pair<double, std::string> split(const std::string& text, const std::string&
   for (char c : text)
     if (!std::isspace(static_cast<unsigned char>(c))) t += c;
   if (t.empty()) fail_usage(where, std::string("empty ") + what);
-  const char* begin = t.c_str();
-  char* end = nullptr;
-  double v = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(v)) fail_usage(where, "'" + text + "' is not a " + what);
-  return {v, std::string(end)};
+  const std::size_t n = number_length(t);
+  if (n == 0) fail_usage(where, "'" + text + "' is not a " + what);
+  double v = std::strtod(t.substr(0, n).c_str(), nullptr);
+  if (!std::isfinite(v)) fail_usage(where, "'" + text + "' is out of range");
+  return {v, t.substr(n)};
+}
+
+// `v` in the largest unit of `t` it is at least 1 of, e.g. 1e15 -> "1PB/s", 1 -> "1s".
+std::string with_unit(double v, const UnitTable& t, bool divisor) {
+  std::string best = t.front().first;
+  double best_v = divisor ? v * t.front().second : v / t.front().second;
+  for (auto& [name, f] : t) {
+    double x = divisor ? v * f : v / f;
+    if (x >= 1 && x < best_v) best = name, best_v = x;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", best_v);
+  return buf + best;
 }
 
 } // namespace
 
+std::string bandwidth_units() {
+  return names(bandwidth_table());
+}
+std::string time_units() {
+  return names(time_table());
+}
+
 std::uint64_t parse_bytes(const std::string& text, const std::string& where) {
-  static const std::map<std::string, double> k = {{"", 1},
-                                                  {"B", 1},
-                                                  {"KB", 1e3},
-                                                  {"MB", 1e6},
-                                                  {"GB", 1e9},
-                                                  {"TB", 1e12},
-                                                  {"KiB", 1024.0},
-                                                  {"MiB", 1048576.0},
-                                                  {"GiB", 1073741824.0},
-                                                  {"TiB", 1099511627776.0},
-                                                  {"K", 1e3},
-                                                  {"M", 1e6},
-                                                  {"G", 1e9}};
+  static const UnitTable k = {{"", 1},
+                              {"B", 1},
+                              {"KB", 1e3},
+                              {"MB", 1e6},
+                              {"GB", 1e9},
+                              {"TB", 1e12},
+                              {"KiB", 1024.0},
+                              {"MiB", 1048576.0},
+                              {"GiB", 1073741824.0},
+                              {"TiB", 1099511627776.0},
+                              {"K", 1e3},
+                              {"M", 1e6},
+                              {"G", 1e9}};
   auto [v, unit] = split(text, where, "size (e.g. 64MiB)");
-  auto it = k.find(unit);
-  if (it == k.end())
+  const double* f = find(k, unit);
+  if (!f)
     fail_usage(where,
                "unknown size unit '" + unit + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
-  double bytes = v * it->second;
+  double bytes = v * *f;
   if (!(bytes >= 1)) fail_usage(where, "size must be at least 1 byte");
   if (bytes > 1.0e18) fail_usage(where, "size '" + text + "' is too large");
   if (bytes != std::floor(bytes))
@@ -53,34 +149,34 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& where) {
   return static_cast<std::uint64_t>(bytes);
 }
 
-double parse_bandwidth(const std::string& text, const std::string& where) {
-  static const std::map<std::string, double> k = {
-      {"", 1},           {"B/s", 1},           {"KB/s", 1e3},
-      {"MB/s", 1e6},     {"GB/s", 1e9},        {"TB/s", 1e12},
-      {"KiB/s", 1024.0}, {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0},
-      {"b/s", 0.125},    {"Kb/s", 125.0},      {"Mb/s", 1.25e5},
-      {"Gb/s", 1.25e8},  {"Tb/s", 1.25e11},    {"bps", 0.125},
-      {"Kbps", 125.0},   {"Mbps", 1.25e5},     {"Gbps", 1.25e8},
-      {"Tbps", 1.25e11}, {"GBps", 1e9}};
+double parse_bandwidth(const std::string& text, const std::string& where, double lo, double hi) {
+  const UnitTable& k = bandwidth_table();
   auto [v, unit] = split(text, where, "bandwidth (e.g. 50GB/s)");
-  auto it = k.find(unit);
-  if (it == k.end())
-    fail_usage(where, "unknown bandwidth unit '" + unit +
-                          "' (use B/s, KB/s, MB/s, GB/s, TB/s, Gb/s, Gbps)");
-  double bw = v * it->second;
-  if (!(bw > 0) || !std::isfinite(bw)) fail_usage(where, "bandwidth must be positive");
+  if (unit.empty())
+    fail_usage(where, "'" + text + "' has no unit (e.g. 50GB/s; units: " + bandwidth_units() + ")");
+  const double* f = find(k, unit);
+  if (!f)
+    fail_usage(where, "unknown bandwidth unit '" + unit + "' (units: " + bandwidth_units() + ")");
+  double bw = v * *f;
+  if (!(bw >= lo && bw <= hi)) {
+    const UnitTable decimal(k.begin(), k.begin() + 6); // B/s .. PB/s
+    fail_usage(where, "bandwidth '" + text + "' is outside " + with_unit(lo, decimal, false) +
+                          " .. " + with_unit(hi, decimal, false));
+  }
   return bw;
 }
 
-double parse_time(const std::string& text, const std::string& where) {
-  // Divisors, not factors: 500 / 1e9 is exactly the double nearest 5e-7, 500 * 1e-9 is not.
-  static const std::map<std::string, double> k = {{"", 1},     {"s", 1},    {"ms", 1e3},
-                                                  {"us", 1e6}, {"ns", 1e9}, {"ps", 1e12}};
+double parse_time(const std::string& text, const std::string& where, double hi) {
+  const UnitTable& k = time_table();
   auto [v, unit] = split(text, where, "time (e.g. 1us)");
-  auto it = k.find(unit);
-  if (it == k.end()) fail_usage(where, "unknown time unit '" + unit + "' (use s, ms, us, ns, ps)");
-  double t = v / it->second;
-  if (!(t >= 0) || !std::isfinite(t)) fail_usage(where, "time must not be negative");
+  if (unit.empty() && v != 0)
+    fail_usage(where, "'" + text + "' has no unit (e.g. 1us; units: " + time_units() + ")");
+  const double* f = unit.empty() ? &k.front().second : find(k, unit);
+  if (!f) fail_usage(where, "unknown time unit '" + unit + "' (units: " + time_units() + ")");
+  double t = v / *f;
+  if (t == 0) t = 0; // not -0
+  if (!(t >= 0 && t <= hi))
+    fail_usage(where, "time '" + text + "' is outside 0 .. " + with_unit(hi, k, true));
   return t;
 }
 

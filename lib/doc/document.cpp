@@ -3,6 +3,9 @@
 #include "topo/invariants.hpp"
 #include "topo/network_json.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace icnkit {
 
 namespace {
@@ -28,6 +31,52 @@ void check_section_network(const std::string& section, const std::string& fp, co
                    ", but this document's network is " + d.network->fingerprint);
 }
 
+// What a text that is not an icnkit document is, when it is one of the formats the tools write
+// or read elsewhere ("" if it is none of them): a user who pipes an export into a tool learns
+// what it is instead of "not JSON" or "missing key schema".
+std::string foreign_format(const std::string& text, const json* j) {
+  const std::string tail =
+      ", not an icnkit document: the tools read the JSON document topo-gen writes by default";
+  if (j) {
+    if (j->is_object() && !j->contains("schema") && j->contains("nodes") &&
+        (j->contains("links") || j->contains("edges")))
+      return "a NetworkX node-link graph (topo-gen --format networkx)" + tail;
+    return "";
+  }
+  // The first line that is not blank or a comment.
+  std::string line;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string l = text.substr(pos, end - pos);
+    pos = end + 1;
+    std::size_t b = l.find_first_not_of(" \t\r");
+    if (b == std::string::npos) continue;
+    l = l.substr(b);
+    if (l.rfind("//", 0) == 0 || l.rfind("#", 0) == 0) continue;
+    line = l;
+    break;
+  }
+  if (line.empty()) return "";
+  auto starts = [&](const char* word) {
+    std::size_t n = std::char_traits<char>::length(word);
+    return line.compare(0, n, word) == 0 &&
+           (line.size() == n || !std::isalnum(static_cast<unsigned char>(line[n])));
+  };
+  if (line.rfind("<?xml", 0) == 0 || line.rfind("<graphml", 0) == 0) {
+    if (text.find("<graphml", 0) != std::string::npos)
+      return "a GraphML graph (topo-gen --format graphml)" + tail;
+    return "XML" + tail;
+  }
+  if (starts("graph") || starts("digraph") || starts("strict"))
+    return "a Graphviz DOT graph (topo-gen --format dot)" + tail;
+  if (starts("router")) return "a BookSim anynet file (topo-gen --format booksim)" + tail;
+  if (line.front() != '{' && line.front() != '[' && std::count(line.begin(), line.end(), ',') >= 2)
+    return "a CSV table (net-sim --format csv)" + tail;
+  return "";
+}
+
 } // namespace
 
 const topo::Faults& Document::faults_or_none() const {
@@ -44,14 +93,11 @@ const topo::Network& Document::require_network(const std::string& who) const {
 Document parse_document(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     fail_input(source, "empty input: expected an icnkit JSON document");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    auto pos = what.find("parse error");
-    fail_input(source, "not JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (text[first] != '{' && text[first] != '[')
+    if (std::string f = foreign_format(text, nullptr); !f.empty()) fail_input(source, f);
+  const json j = parse_json(text, source);
+  if (std::string f = foreign_format(text, &j); !f.empty()) fail_input(source, f);
   ObjReader r(j, source, "");
   Document d;
   d.source = source;
@@ -74,6 +120,7 @@ Document parse_document(const std::string& text, const std::string& source) {
   if (auto o = r.object_opt("network")) {
     d.network = topo::parse_network(*o);
     topo::check_invariants(*d.network, ErrorKind::Input, source + ":/network");
+    topo::check_family_structure(*d.network, source, "/network");
   }
   if (auto o = r.object_opt("faults")) {
     if (!d.network) fail_input(r.where("faults"), "faults given but the document has no network");

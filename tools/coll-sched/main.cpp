@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   std::string collective = "all-to-all", algorithm = "ring", dims = "sequential", bytes;
   int chunks = 0;
   bool check = false;
+  CLI::Option* o_chunks = nullptr;
   const std::string help = help_text();
   return tool::run(
       "coll-sched", help.c_str(), argc, argv,
@@ -68,9 +69,10 @@ int main(int argc, char** argv) {
         app.add_option("--bytes", bytes, "Bytes per node, S (e.g. 64MiB, 8KB, 4096); required");
         app.add_option("--dims", dims, "Dimension scheduling: " + coll::dim_scheduling_names())
             ->default_str("sequential");
-        app.add_option("--chunks", chunks,
-                       "Chunks of --dims pipeline (default 6, the paper's); dimrotation uses one "
-                       "per dimension, sequential one");
+        o_chunks = app.add_option(
+            "--chunks", chunks,
+            "Chunks of --dims pipeline (default 6, the paper's); dimrotation uses one "
+            "per dimension, sequential one");
         app.add_flag("--check", check,
                      "Verify the document's existing schedule instead of making one (exit 3 if "
                      "it fails); writes the document with the verification refreshed");
@@ -107,6 +109,8 @@ int main(int argc, char** argv) {
         if (b > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
           fail_usage("--bytes", "too large");
         req.bytes_per_node = static_cast<std::int64_t>(b);
+        // A given --chunks is a count: 0 does not mean "the scheduler's default".
+        if (o_chunks->count() > 0 && chunks < 1) fail_usage("--chunks", "must be at least 1");
         req.chunks = chunks;
         coll::resolve_chunks(coll::require_dim_scheduling(req.dim_scheduling, "--dims"), chunks);
         coll::require_implements(alg, req.collective, "--collective");

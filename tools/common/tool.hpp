@@ -4,11 +4,14 @@
 #include "core/error.hpp"
 #include "core/io.hpp"
 #include "core/progress.hpp"
+#include "core/text.hpp"
 #include "core/version.hpp"
 #include "doc/document.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <new>
@@ -33,7 +36,7 @@ struct Common {
 };
 
 inline void warn(const Common& c, const std::string& msg) {
-  std::fprintf(stderr, "%s: warning: %s\n", c.name.c_str(), msg.c_str());
+  std::fprintf(stderr, "%s: warning: %s\n", c.name.c_str(), escape_control(msg).c_str());
 }
 
 // --- Verdicts and --strict -------------------------------------------------------------------
@@ -160,6 +163,61 @@ inline void store(const Common& c, Document& d, std::optional<std::uint64_t> see
   write_output(c.output, dump_document(d, c.pretty));
 }
 
+namespace detail {
+// Every integer option (CLI11 type INT or UINT, vectors included) takes plain decimal only:
+// CLI11 alone would read '' as 0, '0100' as octal, '0x40' as hex and '-1' into an unsigned as
+// 2^64-1. Applied by run() to every option a tool declares.
+inline std::string strict_integer(const std::string& v, bool is_unsigned) {
+  const std::size_t digits = !is_unsigned && !v.empty() && v[0] == '-' ? 1 : 0;
+  const bool ok = v.size() > digits &&
+                  v.find_first_not_of("0123456789", digits) == std::string::npos &&
+                  (v[digits] != '0' || v.size() == digits + 1) && v != "-0";
+  if (!ok)
+    return "'" + v + "' is not " +
+           (is_unsigned ? "a non-negative integer (write it in decimal: digits, no sign"
+                        : "an integer (write it in decimal: an optional '-', digits") +
+           ", no leading zeros)";
+  const char* end = v.data() + v.size();
+  std::errc ec;
+  if (is_unsigned) {
+    std::uint64_t x;
+    ec = std::from_chars(v.data(), end, x).ec;
+  } else {
+    std::int64_t x;
+    ec = std::from_chars(v.data(), end, x).ec;
+  }
+  if (ec != std::errc()) return "'" + v + "' is out of range";
+  return "";
+}
+
+inline void make_integers_strict(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    std::string type = o->get_type_name();
+    type = type.substr(0, type.find(':'));
+    if (type != "INT" && type != "UINT") continue;
+    const bool is_unsigned = type == "UINT";
+    o->check(
+        CLI::Validator([is_unsigned](std::string& v) { return strict_integer(v, is_unsigned); }, "",
+                       "strict-integer"));
+  }
+}
+
+// The error for arguments no option took: an unknown option names the closest one.
+inline std::string extras_error(const CLI::App& app, const std::vector<std::string>& extras) {
+  for (const std::string& arg : extras) {
+    if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1])))
+      continue;
+    std::string name = arg.substr(0, arg.find('='));
+    std::vector<std::string> known;
+    for (const CLI::Option* o : app.get_options())
+      for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
+    std::string best = closest_name(name, known);
+    return name + ": unknown option" + (best.empty() ? "" : "; did you mean " + best + "?");
+  }
+  return "unexpected argument '" + extras.front() + "'";
+}
+} // namespace detail
+
 // Runs a tool: `setup` declares options on the app, `body` does the work once they are parsed.
 inline int run(const char* name, const char* description, int argc, char** argv,
                const std::function<void(CLI::App&, Common&)>& setup,
@@ -167,24 +225,38 @@ inline int run(const char* name, const char* description, int argc, char** argv,
   Common c;
   c.name = name;
   for (int i = 1; i < argc; ++i) c.argv.emplace_back(argv[i]);
+  // Error lines echo user text: control characters are escaped so each stays one line.
+  auto error_line = [&](const std::string& where, const std::string& what) {
+    std::string line = std::string(name) + ": error: ";
+    if (!where.empty()) line += escape_control(where) + ": ";
+    line += escape_control(what) + "\n";
+    std::fputs(line.c_str(), stderr);
+  };
+  struct Discard { // the temporary of -o FILE goes, whichever way run() ends
+    ~Discard() { discard_output(); }
+  } discard;
   try {
     CLI::App app(description, name);
     app.set_version_flag("--version",
                          std::string(name) + " " + kVersion + " (git " + kGitRevision + ")");
     app.get_formatter()->column_width(34);
     setup(app, c);
+    detail::make_integers_strict(app);
+    app.allow_extras(); // collected below, to suggest the option a typo meant
     try {
       app.parse(argc, argv);
     } catch (const CLI::Success& e) {
       return app.exit(e);
     } catch (const CLI::ParseError& e) {
-      std::string msg = e.what();
-      for (char& ch : msg)
-        if (ch == '\n') ch = ' ';
-      std::fprintf(stderr, "%s: error: %s (see %s --help)\n", name, msg.c_str(), name);
+      error_line("", std::string(e.what()) + " (see " + name + " --help)");
+      return static_cast<int>(ErrorKind::Usage);
+    }
+    if (!app.remaining().empty()) {
+      error_line("", detail::extras_error(app, app.remaining()) + " (see " + name + " --help)");
       return static_cast<int>(ErrorKind::Usage);
     }
     Progress::set_quiet(c.quiet);
+    prepare_output(c.output);
     if (c.describe) {
       print_description(app, c);
       return 0;
@@ -192,16 +264,13 @@ inline int run(const char* name, const char* description, int argc, char** argv,
     body(c);
     return 0;
   } catch (const Error& e) {
-    if (e.where().empty())
-      std::fprintf(stderr, "%s: error: %s\n", name, e.what());
-    else
-      std::fprintf(stderr, "%s: error: %s: %s\n", name, e.where().c_str(), e.what());
+    error_line(e.where(), e.what());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: out of memory\n", name);
+    error_line("", "out of memory");
     return static_cast<int>(ErrorKind::Runtime);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: internal error: %s\n", name, e.what());
+    error_line("", std::string("internal error: ") + e.what());
     return static_cast<int>(ErrorKind::Runtime);
   }
 }

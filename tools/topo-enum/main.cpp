@@ -68,12 +68,7 @@ int main(int argc, char** argv) {
         topo::Context ctx;
         if (!context_file.empty()) {
           auto text = read_input(context_file);
-          json j;
-          try {
-            j = json::parse(text);
-          } catch (const json::parse_error& e) {
-            fail_input(context_file, std::string("not JSON: ") + e.what());
-          }
+          const json j = parse_json(text, context_file);
           if (j.is_object() && j.contains("schema")) {
             Document d = parse_document(text, context_file);
             if (!d.context) fail_input(context_file, "the document has no context section");
