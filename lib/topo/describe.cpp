@@ -1,5 +1,6 @@
 #include "topo/describe.hpp"
 
+#include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/family.hpp"
 
@@ -18,8 +19,7 @@ json describe_families() {
                     {"scopes", scopes},
                     {"warnings", f->warning_names()}});
   }
-  // Added by the framework (enumerate) to a candidate of any family.
-  json framework = json::array({"non-standard-scope", "dense-pcb-impractical"});
+  json framework = json::array({kNonStandardScope, kDensePcbImpractical});
   return {{"families", fams}, {"framework_warnings", framework}};
 }
 

@@ -158,8 +158,8 @@ Candidate materialise(const Context& ctx, const Family& f, const CandidateRun& r
   c.derived_chips_per_board = r.chips_per_board;
   c.warnings = warnings_of(f, r.warnings);
   // Warnings that apply to every family (@tbl-spec-topo-20 scope rule, the dense-pcb rule).
-  if (m.non_standard) c.warnings.push_back("non-standard-scope");
-  if (m.dense) c.warnings.push_back("dense-pcb-impractical");
+  if (m.non_standard) c.warnings.push_back(kNonStandardScope);
+  if (m.dense) c.warnings.push_back(kDensePcbImpractical);
   return c;
 }
 

@@ -27,6 +27,12 @@ struct SortSpec {
 SortSpec parse_sort(const std::string& text, const std::string& where);
 const std::vector<std::string>& sort_metric_names();
 
+// The warnings the framework adds to a candidate of any family, in the order it adds them:
+// non-standard-scope (the scope is not one the family is meant for), dense-pcb-impractical
+// (more chips per board than chips_per_board_max).
+inline constexpr const char* kNonStandardScope = "non-standard-scope";
+inline constexpr const char* kDensePcbImpractical = "dense-pcb-impractical";
+
 // A post-filter on candidates (the spec's "filter by a parameter value, e.g. only k = 16"):
 // every term names a family_attrs key, or n_endpoint / chips_per_board, and the value the
 // candidate must have there. Filtering makes every candidate (slower: about 1 s per million).
