@@ -567,7 +567,15 @@ DegradedMetrics degraded_metrics(const Network& n, const Faults& f, const Degrad
   m.connected = std::all_of(chips.begin(), chips.end(),
                             [&](std::int64_t c) { return d0[static_cast<std::size_t>(c)] >= 0; });
   if (m.connected) {
-    if (auto d = chip_diameter(adj, chips, limits.diameter_work)) {
+    // Each batch of the exact search takes about as many BFS levels as the nominal diameter:
+    // when that estimate passes the limit, go straight to the bound.
+    const auto batches = static_cast<std::int64_t>((chips.size() + 63) / 64);
+    const auto level = static_cast<std::int64_t>(adj.size() + adj.to.size());
+    const bool hopeless =
+        batches * level > limits.diameter_work / std::max<std::int64_t>(1, n.metrics.diameter);
+    std::optional<std::int64_t> d;
+    if (!hopeless) d = chip_diameter(adj, chips, limits.diameter_work);
+    if (d) {
       m.diameter = *d;
     } else {
       m.diameter = chip_diameter_lower_bound(adj, chips);

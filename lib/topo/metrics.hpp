@@ -85,7 +85,7 @@ void set_bisection(Network& n, const Cut& c, const char* method);
 // `limits` bounds the work of the exact diameter (node visits plus adjacency entries of the
 // BFS) and the size of the exact path diversity (surviving chips x (nodes + links)).
 struct DegradedLimits {
-  std::int64_t diameter_work = 400'000'000;
+  std::int64_t diameter_work = 100'000'000;
   std::int64_t path_diversity_size = 2'000'000;
 };
 DegradedMetrics degraded_metrics(const Network& n, const Faults& f,
