@@ -4,6 +4,7 @@
 #include "route/minimal.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace icnkit::sim::flit {
@@ -166,15 +167,9 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
 Engine::Engine(const Fabric& f) : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
   const std::size_t IV = f.in_router_.size() * z(V_), OV = f.out_down_.size() * z(V_);
   buf_.assign(IV * z(B_), 0);
-  head_.assign(IV, 0);
-  count_.assign(IV, 0);
-  state_.assign(IV, kIdle);
-  ready_.assign(IV, 0);
-  out_vc_.assign(IV, -1);
+  iv_.assign(IV, InVc{});
   opts_.resize(IV);
-  chosen_.assign(IV, -1);
-  credits_.assign(OV, B_);
-  owner_.assign(OV, -1);
+  ov_.assign(OV, OutVc{B_, -1});
   tail_sent_.assign(OV, 0);
   va_gptr_.assign(OV, 0);
   va_aptr_.assign(IV, 0);
@@ -183,6 +178,12 @@ Engine::Engine(const Fabric& f) : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
   sw_rr_.assign(f.in_router_.size(), 0);
   out_flits_.assign(f.out_down_.size(), 0);
   router_flits_.assign(z(f.routers()), 0);
+  router_va_.assign(z(f.routers()), 0);
+  port_mask_.assign(f.in_router_.size(), 0);
+  rp_begin_.assign(z(f.routers()) + 1, 0);
+  for (std::int64_t r = 0; r < f.routers(); ++r)
+    rp_begin_[z(r) + 1] = rp_begin_[z(r)] + (f.in_begin_[z(r) + 1] - f.in_begin_[z(r)] + 63) / 64;
+  router_ports_.assign(z(rp_begin_.back()), 0);
   router_active_.assign(z(f.routers()), 0);
   const std::size_t NC = z(f.net_.n_chip);
   queue_.resize(NC);
@@ -198,6 +199,9 @@ Engine::Engine(const Fabric& f) : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
   if (f.net_.n_chip <= kDenseReach) reach_.assign(NC * NC, 0);
   const std::size_t mv = z(std::max(f.max_in_, f.max_out_) + 1) * z(V_);
   grant_.assign(mv, -1);
+  out_req_.assign(64, 0);
+  in_grants_.assign(64, 0);
+  label_.assign(64 * 64, 0);
   accept_.assign(mv, -1);
   grant_d_.assign(mv, 0);
   accept_d_.assign(mv, 0);
@@ -264,8 +268,8 @@ std::vector<std::int64_t> Engine::channel_flits() const {
 
 void Engine::release_out_vc(std::int32_t ovc) {
   const std::int32_t o = ovc / V_;
-  if (F_.p_.vc_release == VcRelease::Tail || F_.out_down_[z(o)] < 0 || credits_[z(ovc)] == B_) {
-    owner_[z(ovc)] = -1;
+  if (F_.p_.vc_release == VcRelease::Tail || F_.out_down_[z(o)] < 0 || ov_[z(ovc)].credits == B_) {
+    ov_[z(ovc)].owner = -1;
     tail_sent_[z(ovc)] = 0;
   } else {
     tail_sent_[z(ovc)] = 1; // freed when the last credit comes back
@@ -285,14 +289,16 @@ void Engine::deliver_flit(std::int32_t target, std::uint32_t flit) {
     return;
   }
   const std::size_t iv = z(target);
-  if (count_[iv] >= B_) fail_runtime("flit", "input buffer overflow (credit accounting broken)");
-  buf_[iv * z(B_) + (head_[iv] + count_[iv]) % z(B_)] = flit;
-  ++count_[iv];
-  if (state_[iv] == kIdle) {
-    state_[iv] = kRouting;
-    ready_[iv] = now_ + F_.p_.routing_delay;
-  }
+  if (iv_[iv].count >= B_) fail_runtime("flit", "input buffer overflow (credit accounting broken)");
+  buf_[iv * z(B_) + (iv_[iv].head + iv_[iv].count) % z(B_)] = flit;
+  if (++iv_[iv].count == 1 && iv_[iv].state == kActive)
+    set_candidate(static_cast<std::int32_t>(iv / z(V_)), static_cast<int>(iv % z(V_)));
   const std::int32_t r = F_.in_router_[iv / z(V_)];
+  if (iv_[iv].state == kIdle) {
+    iv_[iv].state = kRouting;
+    iv_[iv].ready = now_ + F_.p_.routing_delay;
+    ++router_va_[z(r)];
+  }
   if (router_flits_[z(r)]++ == 0 && !router_active_[z(r)]) {
     router_active_[z(r)] = 1;
     active_routers_.push_back(r);
@@ -302,7 +308,7 @@ void Engine::deliver_flit(std::int32_t target, std::uint32_t flit) {
 // The permitted next hops of the head of input VC iv at router r, as out units and VC ranges.
 void Engine::compute_route(std::int32_t iv, std::int32_t r, std::int32_t unit, int vc) {
   const topo::Network& n = F_.net_;
-  const std::uint32_t id = buf_[z(iv) * z(B_) + head_[z(iv)]] >> 2;
+  const std::uint32_t id = buf_[z(iv) * z(B_) + iv_[z(iv)].head] >> 2;
   const Packet& p = packets_[id];
   const std::int64_t node = F_.router_node_[z(r)];
   route::PacketState s{node,   F_.in_channel_[z(unit)], F_.class_of_vc_[z(vc)], p.src, p.dst,
@@ -341,8 +347,8 @@ int Engine::pick_option(const std::vector<Opt>& opts) const {
     std::int64_t score = 0;
     for (int v = o.vb; v < o.ve; ++v) {
       const std::size_t ovc = z(o.out) * z(V_) + z(v);
-      if (owner_[ovc] == -1) free_vc = true;
-      score += credits_[ovc];
+      if (ov_[ovc].owner == -1) free_vc = true;
+      score += ov_[ovc].credits;
     }
     if (!free_vc) continue;
     if (opts.size() == 1) return 0;
@@ -351,16 +357,84 @@ int Engine::pick_option(const std::vector<Opt>& opts) const {
   return best;
 }
 
+// The same allocation as islip() with inputs and outputs as bits of 64-bit words: each
+// iteration costs a few operations per requesting port instead of a pass over the requests.
+void Engine::islip64(std::uint32_t NI, std::uint32_t NO, std::uint32_t* gptr, std::uint32_t* aptr) {
+  // The first set bit at or after `from` (cyclically), -1 if none.
+  auto first_from = [](std::uint64_t m, std::uint32_t from) {
+    const std::uint64_t hi = m & (~std::uint64_t{0} << from);
+    return hi ? std::countr_zero(hi) : m ? std::countr_zero(m) : -1;
+  };
+  std::uint64_t outs = 0, ins = 0;
+  for (const Req& q : reqs_) {
+    out_req_[q.out] |= std::uint64_t{1} << q.in;
+    outs |= std::uint64_t{1} << q.out;
+    ins |= std::uint64_t{1} << q.in;
+    label_[q.in * 64 + q.out] = q.label;
+  }
+  std::uint64_t in_free = ~std::uint64_t{0}, out_free = ~std::uint64_t{0};
+  for (int it = 0; it < F_.p_.alloc_iters; ++it) {
+    bool any = false;
+    for (std::uint64_t m = outs & out_free; m != 0; m &= m - 1) { // grant
+      const int o = std::countr_zero(m);
+      const int i = first_from(out_req_[o] & in_free, gptr[o]);
+      if (i >= 0) in_grants_[i] |= std::uint64_t{1} << o;
+    }
+    for (std::uint64_t m = ins & in_free; m != 0; m &= m - 1) { // accept
+      const int i = std::countr_zero(m);
+      if (in_grants_[i] == 0) continue;
+      const int o = first_from(in_grants_[i], aptr[i]);
+      in_grants_[i] = 0;
+      in_free &= ~(std::uint64_t{1} << i);
+      out_free &= ~(std::uint64_t{1} << o);
+      matches_.push_back(
+          {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(o), label_[i * 64 + o]});
+      any = true;
+      if (it == 0) {
+        gptr[o] = static_cast<std::uint32_t>(i) + 1 == NI ? 0 : static_cast<std::uint32_t>(i) + 1;
+        aptr[i] = static_cast<std::uint32_t>(o) + 1 == NO ? 0 : static_cast<std::uint32_t>(o) + 1;
+      }
+    }
+    if (!any) break;
+  }
+  for (std::uint64_t m = outs; m != 0; m &= m - 1) out_req_[std::countr_zero(m)] = 0;
+}
+
 void Engine::islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr) {
   matches_.clear();
   const std::size_t R = reqs_.size();
+  const auto NI = static_cast<std::uint32_t>(n_in), NO = static_cast<std::uint32_t>(n_out);
+  // Round-robin distance from a pointer, without a division.
+  auto dist = [](std::uint32_t x, std::uint32_t ptr, std::uint32_t n) {
+    return x >= ptr ? x - ptr : x + n - ptr;
+  };
+  // No two requests share an input or an output (the common case at low and moderate load):
+  // every output grants its one request and every input accepts it, in the first iteration.
+  bool disjoint = R <= 16;
+  for (std::size_t a = 0; disjoint && a < R; ++a)
+    for (std::size_t b = a + 1; b < R; ++b)
+      if (reqs_[a].in == reqs_[b].in || reqs_[a].out == reqs_[b].out) {
+        disjoint = false;
+        break;
+      }
+  if (disjoint) {
+    for (const Req& q : reqs_) {
+      matches_.push_back(q);
+      gptr[q.out] = q.in + 1 == NI ? 0 : q.in + 1;
+      aptr[q.in] = q.out + 1 == NO ? 0 : q.out + 1;
+    }
+    return;
+  }
+  if (NI <= 64 && NO <= 64) {
+    islip64(NI, NO, gptr, aptr);
+    return;
+  }
   for (int it = 0; it < F_.p_.alloc_iters; ++it) {
     bool any = false;
     for (std::size_t k = 0; k < R; ++k) { // grant: each output picks an unmatched input
       const Req& q = reqs_[k];
       if (out_matched_[q.out] || in_matched_[q.in]) continue;
-      const std::uint32_t d = (q.in + static_cast<std::uint32_t>(n_in) - gptr[q.out]) %
-                              static_cast<std::uint32_t>(n_in);
+      const std::uint32_t d = dist(q.in, gptr[q.out], NI);
       if (grant_[q.out] < 0 || d < grant_d_[q.out]) {
         grant_[q.out] = static_cast<std::int32_t>(k);
         grant_d_[q.out] = d;
@@ -369,8 +443,7 @@ void Engine::islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr
     for (std::size_t k = 0; k < R; ++k) { // accept: each input picks a granting output
       const Req& q = reqs_[k];
       if (grant_[q.out] != static_cast<std::int32_t>(k)) continue;
-      const std::uint32_t d = (q.out + static_cast<std::uint32_t>(n_out) - aptr[q.in]) %
-                              static_cast<std::uint32_t>(n_out);
+      const std::uint32_t d = dist(q.out, aptr[q.in], NO);
       if (accept_[q.in] < 0 || d < accept_d_[q.in]) {
         accept_[q.in] = static_cast<std::int32_t>(k);
         accept_d_[q.in] = d;
@@ -383,33 +456,33 @@ void Engine::islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr
         out_matched_[q.out] = 1;
         matches_.push_back(q);
         any = true;
-        if (it == 0) {
-          gptr[q.out] = (q.in + 1) % static_cast<std::uint32_t>(n_in);
-          aptr[q.in] = (q.out + 1) % static_cast<std::uint32_t>(n_out);
+        if (it == 0) { // pointers move only on first-iteration matches (iSLIP)
+          gptr[q.out] = q.in + 1 == NI ? 0 : q.in + 1;
+          aptr[q.in] = q.out + 1 == NO ? 0 : q.out + 1;
         }
       }
     }
     for (const Req& q : reqs_) grant_[q.out] = -1, accept_[q.in] = -1;
-    if (!any) break;
+    if (!any || matches_.size() == R) break;
   }
   for (const Req& q : reqs_) in_matched_[q.in] = 0, out_matched_[q.out] = 0;
 }
 
-void Engine::send(std::int32_t iv) {
-  const std::size_t i = z(iv);
-  const std::uint32_t flit = buf_[i * z(B_) + head_[i]];
-  head_[i] = static_cast<std::uint16_t>((head_[i] + 1) % B_);
-  --count_[i];
-  const std::int32_t unit = iv / V_;
+void Engine::send(std::int32_t unit, int vc) {
+  const std::size_t i = z(unit) * z(V_) + z(vc);
+  InVc& in = iv_[i];
+  const std::uint32_t flit = buf_[i * z(B_) + in.head];
+  in.head = static_cast<std::uint16_t>(in.head + 1 == B_ ? 0 : in.head + 1);
+  if (--in.count == 0 || (flit & 1)) clear_candidate(unit, vc);
   --router_flits_[z(F_.in_router_[z(unit)])];
-  const std::int32_t ovc = out_vc_[i];
-  const std::int32_t o = ovc / V_;
+  const std::int32_t ovc = in.out_vc;
+  const std::int32_t o = in.out_unit;
   const RouterParams& P = F_.p_;
   const std::int64_t arrive = now_ + P.sa_delay + P.st_delay + F_.out_latency_[z(o)];
   const std::int32_t down = F_.out_down_[z(o)];
   if (down >= 0) {
-    --credits_[z(ovc)];
-    schedule_flit(arrive, down * V_ + ovc % V_, flit);
+    --ov_[z(ovc)].credits;
+    schedule_flit(arrive, down * V_ + (ovc - o * V_), flit);
   } else {
     schedule_flit(arrive, -1 - F_.out_sink_[z(o)], flit);
   }
@@ -417,17 +490,18 @@ void Engine::send(std::int32_t iv) {
   if ((flit & 2) && F_.out_channel_[z(o)] >= 0) ++packets_[flit >> 2].hops;
   // The buffer slot is free again upstream.
   const std::int32_t up = F_.in_up_[z(unit)];
-  schedule_credit(now_ + P.st_delay + F_.out_latency_[z(up)] + P.credit_delay - 1,
-                  up * V_ + iv % V_);
+  schedule_credit(now_ + P.st_delay + F_.out_latency_[z(up)] + P.credit_delay - 1, up * V_ + vc);
   moved_ = true;
   if (flit & 1) { // the tail: the output VC is released, the input VC takes the next packet
     release_out_vc(ovc);
-    out_vc_[i] = -1;
-    if (count_[i] > 0) {
-      state_[i] = kRouting;
-      ready_[i] = now_ + 1 + P.routing_delay;
+    in.out_vc = -1;
+    in.out_unit = -1;
+    if (in.count > 0) {
+      in.state = kRouting;
+      in.ready = now_ + 1 + P.routing_delay;
+      ++router_va_[z(F_.in_router_[z(unit)])];
     } else {
-      state_[i] = kIdle;
+      in.state = kIdle;
     }
   }
 }
@@ -436,65 +510,78 @@ void Engine::router_step(std::int32_t r) {
   const std::int32_t ib = F_.in_begin_[z(r)], ie = F_.in_begin_[z(r) + 1];
   const std::int32_t ob = F_.out_begin_[z(r)], oe = F_.out_begin_[z(r) + 1];
   const int n_in = ie - ib, n_out = oe - ob;
-  // Routing and VC allocation.
-  reqs_.clear();
-  for (std::int32_t iv = ib * V_; iv < ie * V_; ++iv) {
-    std::uint8_t& st = state_[z(iv)];
-    if (st == kRouting && ready_[z(iv)] <= now_) {
-      compute_route(iv, r, iv / V_, iv % V_);
-      st = kVcAlloc;
-    }
-    if (st != kVcAlloc) continue;
-    const std::vector<Opt>& opts = opts_[z(iv)];
-    const int k = pick_option(opts);
-    chosen_[z(iv)] = k;
-    if (k < 0) continue;
-    const Opt& o = opts[z(k)];
-    for (int v = o.vb; v < o.ve; ++v) {
-      const std::int32_t ovc = o.out * V_ + v;
-      if (owner_[z(ovc)] == -1)
-        reqs_.push_back({static_cast<std::uint32_t>(iv - ib * V_),
-                         static_cast<std::uint32_t>(ovc - ob * V_), 0});
-    }
-  }
-  if (!reqs_.empty()) {
-    islip(n_in * V_, n_out * V_, va_gptr_.data() + z(ob) * z(V_), va_aptr_.data() + z(ib) * z(V_));
-    for (const Req& m : matches_) {
-      const std::int32_t iv = ib * V_ + static_cast<std::int32_t>(m.in);
-      const std::int32_t ovc = ob * V_ + static_cast<std::int32_t>(m.out);
-      owner_[z(ovc)] = iv;
-      out_vc_[z(iv)] = ovc;
-      state_[z(iv)] = kActive;
-      ready_[z(iv)] = now_ + F_.p_.va_delay;
-      const Opt& o = opts_[z(iv)][z(chosen_[z(iv)])];
-      packets_[buf_[z(iv) * z(B_) + head_[z(iv)]] >> 2].flags = o.flags;
+  // Routing and VC allocation, when some head waits for them.
+  if (router_va_[z(r)] > 0) {
+    reqs_.clear();
+    for (std::int32_t u = ib; u < ie; ++u)
+      for (int v = 0; v < V_; ++v) {
+        const std::int32_t iv = u * V_ + v;
+        InVc& in = iv_[z(iv)];
+        if (in.state == kRouting && in.ready <= now_) {
+          compute_route(iv, r, u, v);
+          in.state = kVcAlloc;
+        }
+        if (in.state != kVcAlloc) continue;
+        const std::vector<Opt>& opts = opts_[z(iv)];
+        const int k = pick_option(opts);
+        in.chosen = k;
+        if (k < 0) continue;
+        const Opt& o = opts[z(k)];
+        const std::int32_t base = o.out * V_;
+        for (int w = o.vb; w < o.ve; ++w)
+          if (ov_[z(base + w)].owner == -1)
+            reqs_.push_back({static_cast<std::uint32_t>(iv - ib * V_),
+                             static_cast<std::uint32_t>(base + w - ob * V_), 0});
+      }
+    if (!reqs_.empty()) {
+      islip(n_in * V_, n_out * V_, va_gptr_.data() + z(ob) * z(V_),
+            va_aptr_.data() + z(ib) * z(V_));
+      for (const Req& m : matches_) {
+        const std::int32_t iv = ib * V_ + static_cast<std::int32_t>(m.in);
+        const std::int32_t ovc = ob * V_ + static_cast<std::int32_t>(m.out);
+        InVc& in = iv_[z(iv)];
+        const Opt& o = opts_[z(iv)][z(in.chosen)];
+        ov_[z(ovc)].owner = iv;
+        in.out_vc = ovc;
+        in.out_unit = o.out;
+        in.state = kActive;
+        in.ready = now_ + F_.p_.va_delay;
+        --router_va_[z(r)];
+        set_candidate(static_cast<std::int32_t>(iv / V_), static_cast<int>(iv % V_));
+        packets_[buf_[z(iv) * z(B_) + in.head] >> 2].flags = o.flags;
+      }
     }
   }
   // Switch allocation: per input port, one VC per output port (round-robin from sw_rr_).
   reqs_.clear();
-  for (std::int32_t u = ib; u < ie; ++u) {
-    const std::uint32_t rr = sw_rr_[z(u)];
-    std::uint32_t seen_base = static_cast<std::uint32_t>(reqs_.size());
-    for (int k = 0; k < V_; ++k) {
-      const int v =
-          static_cast<int>((rr + static_cast<std::uint32_t>(k)) % static_cast<std::uint32_t>(V_));
-      const std::size_t iv = z(u) * z(V_) + z(v);
-      if (state_[iv] != kActive || count_[iv] == 0 || ready_[iv] > now_) continue;
-      const std::int32_t ovc = out_vc_[iv];
-      const std::int32_t o = ovc / V_;
-      if (F_.out_down_[z(o)] >= 0 && credits_[z(ovc)] <= 0) continue;
-      const std::uint32_t lo = static_cast<std::uint32_t>(o - ob);
-      bool dup = false;
-      for (std::size_t q = seen_base; q < reqs_.size(); ++q) dup |= reqs_[q].out == lo;
-      if (!dup) reqs_.push_back({static_cast<std::uint32_t>(u - ib), lo, v});
+  const std::int32_t w0 = rp_begin_[z(r)], w1 = rp_begin_[z(r) + 1];
+  for (std::int32_t w = w0; w < w1; ++w)
+    for (std::uint64_t ports = router_ports_[z(w)]; ports != 0; ports &= ports - 1) {
+      const std::int32_t u = ib + (w - w0) * 64 + std::countr_zero(ports);
+      const std::uint64_t mask = port_mask_[z(u)];
+      const int rr = static_cast<int>(sw_rr_[z(u)]);
+      const std::size_t first = reqs_.size();
+      // The VCs in round-robin order from rr: those at or above it, then those below.
+      const std::uint64_t hi = mask & (~std::uint64_t{0} << rr), lo = mask & ~hi;
+      for (std::uint64_t part : {hi, lo})
+        for (; part != 0; part &= part - 1) {
+          const int v = std::countr_zero(part);
+          const InVc& in = iv_[z(u) * z(V_) + z(v)];
+          if (in.ready > now_) continue;
+          const std::int32_t o = in.out_unit;
+          if (ov_[z(in.out_vc)].credits <= 0 && F_.out_down_[z(o)] >= 0) continue;
+          const auto lo_out = static_cast<std::uint32_t>(o - ob);
+          bool dup = false;
+          for (std::size_t q = first; q < reqs_.size(); ++q) dup |= reqs_[q].out == lo_out;
+          if (!dup) reqs_.push_back({static_cast<std::uint32_t>(u - ib), lo_out, v});
+        }
     }
-  }
   if (!reqs_.empty()) {
     islip(n_in, n_out, sa_gptr_.data() + ob, sa_aptr_.data() + ib);
     for (const Req& m : matches_) {
       const std::int32_t u = ib + static_cast<std::int32_t>(m.in);
-      sw_rr_[z(u)] = static_cast<std::uint32_t>((m.label + 1) % V_);
-      send(u * V_ + m.label);
+      sw_rr_[z(u)] = static_cast<std::uint32_t>(m.label + 1 == V_ ? 0 : m.label + 1);
+      send(u, m.label);
     }
   }
 }
@@ -512,7 +599,7 @@ void Engine::ni_step(std::int64_t chip) {
       const std::int32_t o = F_.ni_begin_[c];
       for (int k = 1; k <= V_ && ovc < 0; ++k) {
         const int v = (last_vc_[c] + k) % V_;
-        if (owner_[z(o) * z(V_) + z(v)] == -1 && credits_[z(o) * z(V_) + z(v)] > 0)
+        if (ov_[z(o) * z(V_) + z(v)].owner == -1 && ov_[z(o) * z(V_) + z(v)].credits > 0)
           ovc = o * V_ + v;
       }
     } else { // the routing picks the link to the switch
@@ -539,7 +626,7 @@ void Engine::ni_step(std::int64_t chip) {
         const int span = o.ve - o.vb;
         for (int j = 1; j <= span && ovc < 0; ++j) {
           const int v = o.vb + ((last_vc_[c] - o.vb + j) % span + span) % span;
-          if (owner_[z(o.out) * z(V_) + z(v)] == -1 && credits_[z(o.out) * z(V_) + z(v)] > 0)
+          if (ov_[z(o.out) * z(V_) + z(v)].owner == -1 && ov_[z(o.out) * z(V_) + z(v)].credits > 0)
             ovc = o.out * V_ + v;
         }
         flags = o.flags;
@@ -547,7 +634,7 @@ void Engine::ni_step(std::int64_t chip) {
     }
     if (ovc < 0) return;
     ni_opts_[c].clear();
-    owner_[z(ovc)] = -2 - static_cast<std::int32_t>(chip);
+    ov_[z(ovc)].owner = -2 - static_cast<std::int32_t>(chip);
     last_vc_[c] = ovc % V_;
     cur_pkt_[c] = id;
     cur_ovc_[c] = ovc;
@@ -564,14 +651,14 @@ void Engine::ni_step(std::int64_t chip) {
   const std::int32_t ovc = cur_ovc_[c];
   const std::int32_t o = ovc / V_;
   const std::int32_t down = F_.out_down_[z(o)];
-  if (down >= 0 && credits_[z(ovc)] <= 0) return;
+  if (down >= 0 && ov_[z(ovc)].credits <= 0) return;
   const std::uint32_t id = static_cast<std::uint32_t>(cur_pkt_[c]);
   Packet& p = packets_[id];
   const bool head = cur_flit_[c] == 0, tail = cur_flit_[c] + 1 == p.flits;
   const std::uint32_t flit = id << 2 | (head ? 2u : 0u) | (tail ? 1u : 0u);
   const std::int64_t arrive = now_ + 1 + F_.out_latency_[z(o)];
   if (down >= 0) {
-    --credits_[z(ovc)];
+    --ov_[z(ovc)].credits;
     schedule_flit(arrive, down * V_ + ovc % V_, flit);
   } else {
     schedule_flit(arrive, -1 - F_.out_sink_[z(o)], flit);
@@ -592,9 +679,9 @@ void Engine::step() {
   moved_ = false;
   const std::size_t slot = z(now_ & (F_.wheel_ - 1));
   for (std::int32_t ovc : credit_wheel_[slot]) {
-    ++credits_[z(ovc)];
-    if (tail_sent_[z(ovc)] && credits_[z(ovc)] == B_) {
-      owner_[z(ovc)] = -1;
+    ++ov_[z(ovc)].credits;
+    if (tail_sent_[z(ovc)] && ov_[z(ovc)].credits == B_) {
+      ov_[z(ovc)].owner = -1;
       tail_sent_[z(ovc)] = 0;
     }
   }
@@ -635,20 +722,20 @@ std::vector<WaitHop> Engine::waiting_cycle() const {
   // active VC without credits waits for the downstream buffer it feeds; a head waiting for an
   // output VC waits for the downstream buffers of the VCs it asked for (held by other packets).
   // A cycle is then a closed chain of channels, as topo-route prints a dependency cycle.
-  const std::size_t IV = state_.size();
+  const std::size_t IV = iv_.size();
   auto succ = [&](std::size_t iv, std::vector<std::int32_t>& out) {
     out.clear();
-    if (count_[iv] == 0) return;
-    if (state_[iv] == kActive) {
-      const std::int32_t ovc = out_vc_[iv];
+    if (iv_[iv].count == 0) return;
+    if (iv_[iv].state == kActive) {
+      const std::int32_t ovc = iv_[iv].out_vc;
       const std::int32_t down = F_.out_down_[z(ovc / V_)];
-      if (down >= 0 && credits_[z(ovc)] <= 0) out.push_back(down * V_ + ovc % V_);
-    } else if (state_[iv] == kVcAlloc) {
+      if (down >= 0 && ov_[z(ovc)].credits <= 0) out.push_back(down * V_ + ovc % V_);
+    } else if (iv_[iv].state == kVcAlloc) {
       for (const Opt& o : opts_[iv]) {
         const std::int32_t down = F_.out_down_[z(o.out)];
         if (down < 0) continue;
         for (int v = o.vb; v < o.ve; ++v)
-          if (owner_[z(o.out) * z(V_) + z(v)] != -1) out.push_back(down * V_ + v);
+          if (ov_[z(o.out) * z(V_) + z(v)].owner != -1) out.push_back(down * V_ + v);
       }
     }
   };
@@ -656,7 +743,7 @@ std::vector<WaitHop> Engine::waiting_cycle() const {
   std::vector<std::int32_t> parent(IV, -1), next;
   std::vector<std::pair<std::int32_t, std::vector<std::int32_t>>> stack;
   for (std::size_t s = 0; s < IV; ++s) {
-    if (color[s] != 0 || count_[s] == 0) continue;
+    if (color[s] != 0 || iv_[s].count == 0) continue;
     stack.clear();
     succ(s, next);
     stack.push_back({static_cast<std::int32_t>(s), next});

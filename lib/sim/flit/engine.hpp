@@ -138,7 +138,7 @@ private:
   void router_step(std::int32_t r);
   void compute_route(std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
   int pick_option(const std::vector<Opt>& opts) const;
-  void send(std::int32_t iv);
+  void send(std::int32_t unit, int vc);
   void release_out_vc(std::int32_t ovc);
   bool reachable(std::int64_t src, std::int64_t dst);
   void schedule_flit(std::int64_t at, std::int32_t target, std::uint32_t flit) {
@@ -154,6 +154,7 @@ private:
   };
   // Separable iSLIP over the requests (unique per (in, out)); the matches go to matches_.
   void islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr);
+  void islip64(std::uint32_t n_in, std::uint32_t n_out, std::uint32_t* gptr, std::uint32_t* aptr);
 
   const Fabric& F_;
   const int V_, B_;
@@ -165,21 +166,54 @@ private:
   std::vector<std::uint32_t> free_packets_;
 
   // Input VCs (in unit * V + vc): FIFO of flits, state, assigned output VC, route options.
+  struct InVc {
+    std::int64_t ready = 0;     // the cycle the head may be routed / the VC may use the switch
+    std::int32_t out_vc = -1;   // assigned output VC (out unit * V + vc)
+    std::int32_t out_unit = -1; // its out unit (out_vc / V)
+    std::int32_t chosen = -1;   // the option a waiting head asked for this cycle
+    std::uint16_t head = 0, count = 0;
+    std::uint8_t state = kIdle;
+  };
   std::vector<std::uint32_t> buf_; // [in VC * B + slot]
-  std::vector<std::uint16_t> head_, count_;
-  std::vector<std::uint8_t> state_;
-  std::vector<std::int64_t> ready_;
-  std::vector<std::int32_t> out_vc_;
+  std::vector<InVc> iv_;
   std::vector<std::vector<Opt>> opts_;
-  std::vector<std::int32_t> chosen_; // the option a waiting head asked for this cycle
   // Output VCs (out unit * V + vc): credits, holder (input VC, -2 - chip for a source, -1 free).
-  std::vector<std::int32_t> credits_, owner_;
+  struct OutVc {
+    std::int32_t credits;
+    std::int32_t owner;
+  };
+  std::vector<OutVc> ov_;
   std::vector<char> tail_sent_;
   // Allocator state: iSLIP pointers (VC allocator per VC, switch allocator per port) and the
   // switch allocator's round-robin VC offset per input port.
   std::vector<std::uint32_t> va_gptr_, va_aptr_, sa_gptr_, sa_aptr_, sw_rr_;
   std::vector<std::int64_t> out_flits_; // per out unit
   std::vector<std::int32_t> router_flits_;
+  std::vector<std::int32_t> router_va_; // input VCs waiting for routing or VC allocation
+  // Switch-allocation candidates (active input VCs holding flits): a bit per VC of each in unit,
+  // and a bit per in unit of each router (words from rp_begin_[r]), so that the switch allocator
+  // visits only ports with something to send.
+  std::vector<std::uint64_t> port_mask_, router_ports_;
+  std::vector<std::int32_t> rp_begin_;
+  void set_candidate(std::int32_t unit, int vc) {
+    if (port_mask_[static_cast<std::size_t>(unit)] == 0) {
+      const std::int32_t r = F_.in_router_[static_cast<std::size_t>(unit)];
+      const std::int32_t k = unit - F_.in_begin_[static_cast<std::size_t>(r)];
+      router_ports_[static_cast<std::size_t>(rp_begin_[static_cast<std::size_t>(r)] + k / 64)] |=
+          std::uint64_t{1} << (k % 64);
+    }
+    port_mask_[static_cast<std::size_t>(unit)] |= std::uint64_t{1} << vc;
+  }
+  void clear_candidate(std::int32_t unit, int vc) {
+    std::uint64_t& m = port_mask_[static_cast<std::size_t>(unit)];
+    m &= ~(std::uint64_t{1} << vc);
+    if (m == 0) {
+      const std::int32_t r = F_.in_router_[static_cast<std::size_t>(unit)];
+      const std::int32_t k = unit - F_.in_begin_[static_cast<std::size_t>(r)];
+      router_ports_[static_cast<std::size_t>(rp_begin_[static_cast<std::size_t>(r)] + k / 64)] &=
+          ~(std::uint64_t{1} << (k % 64));
+    }
+  }
   std::vector<std::int32_t> active_routers_;
   std::vector<char> router_active_;
 
@@ -206,6 +240,8 @@ private:
   std::vector<std::int32_t> grant_, accept_;
   std::vector<std::uint32_t> grant_d_, accept_d_;
   std::vector<char> in_matched_, out_matched_;
+  std::vector<std::uint64_t> out_req_, in_grants_; // islip64: per output its inputs, per input
+  std::vector<std::int32_t> label_;                // its grants; labels by in * 64 + out
   std::vector<route::Choice> choices_;
 };
 
