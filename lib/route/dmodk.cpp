@@ -25,7 +25,12 @@ DmodkRouting::DmodkRouting(const topo::Network& n) : n_(n) {
     std::vector<std::int64_t> v;
     if (!a.contains(key) || !a[key].is_array())
       fail_input(std::string("/network/metrics/family_attrs/") + key, "missing PGFT description");
-    for (auto& x : a[key]) v.push_back(x.get<std::int64_t>());
+    // Documents are checked on reading (topo/structure.hpp); a network built in process may
+    // not be: at least 1 each, never a JSON type error or a division by zero.
+    for (std::size_t i = 0; i < a[key].size(); ++i)
+      v.push_back(as_integer(
+          a[key][i], std::string("/network/metrics/family_attrs/") + key + "/" + std::to_string(i),
+          1, topo::kMaxChips));
     return v;
   };
   const auto w = ints("w_levels"), p = ints("p_levels"), m = ints("m_levels");

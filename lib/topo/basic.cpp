@@ -3,6 +3,7 @@
 #include "topo/boards.hpp"
 #include "topo/grid.hpp"
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
 
 namespace icnkit::topo {
 
@@ -209,6 +210,39 @@ Network BasicFamily::generate(const Context& ctx, const Candidate& c,
   m.derived_chips_per_board = C;
   m.family_attrs = json::object();
   return n;
+}
+
+void BasicFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader attrs = at.attrs(n);
+  attrs.done(); // no attributes of its own
+  const auto E = static_cast<std::int64_t>(n.boards.size());
+  if (E < min_boards(kind_))
+    at.fail("/boards",
+            "a " + name() + " needs at least " + std::to_string(min_boards(kind_)) + " boards");
+  if (kind_ == BasicKind::SingleSwitch)
+    check_switches(n, at, {"switch"}, {8});
+  else
+    check_no_switches(n, at);
+  check_no_coordinates(n, at, 0, static_cast<std::int64_t>(n.nodes.size()));
+  if (kind_ != BasicKind::Ring) return check_no_link_dimensions(n, at);
+  // The ring's links between boards are its dimension 0: chip i of board b to chip i of board
+  // b + 1 (mod E), + direction; the boards' own links have no dimension.
+  const std::int64_t C = n.metrics.derived_chips_per_board;
+  for (const Link& l : n.links) {
+    const bool between = n.nodes[static_cast<std::size_t>(l.a)].board !=
+                         n.nodes[static_cast<std::size_t>(l.b)].board;
+    if (!between) {
+      if (l.dim >= 0)
+        at.fail(link_ptr(l.id) + "/dim", "a link inside a board of a ring has no dimension");
+      continue;
+    }
+    const std::int64_t next = ((l.a / C + 1) % E) * C + l.a % C;
+    const char* field = l.dim != 0 ? "dim" : l.dir != +1 ? "dir" : l.b != next ? "b" : nullptr;
+    if (field)
+      at.fail(link_ptr(l.id) + "/" + field,
+              "a ring's link between boards joins chip " + std::to_string(l.a) + " to chip " +
+                  std::to_string(next) + " of the next board in + direction of dimension 0");
+  }
 }
 
 } // namespace icnkit::topo

@@ -35,6 +35,7 @@ public:
   Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t i) const override;
   Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t i) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
+  void check_network(const Network& n, const NetworkSite& at) const override;
 
 private:
   BasicKind kind_;

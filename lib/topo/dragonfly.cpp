@@ -3,6 +3,7 @@
 #include "topo/boards.hpp"
 #include "topo/grid.hpp"
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
 
 #include <algorithm>
 
@@ -59,6 +60,26 @@ std::uint32_t warnings_for(bool plus, const Params& q) {
     return (q.E < 64 ? 1u : 0u) | (!balanced ? 2u : 0u) | (low ? 4u : 0u) | (radix ? 8u : 0u);
   return (q.E < 128 ? 1u : 0u) | (q.x == 2 ? 2u : 0u) | (!balanced ? 4u : 0u) | (low ? 8u : 0u) |
          (radix ? 16u : 0u);
+}
+
+// Reads family_attrs a, p, h (s), g (the caller calls done()) and checks them against E boards;
+// an error about E names e_where.
+Params read_params(ObjReader& attrs, bool plus, std::int64_t E, const std::string& e_where) {
+  Params q;
+  q.a = attrs.integer("a", kAMin, kAMax);
+  q.p = attrs.integer("p", kPMin, kPMax);
+  q.x = plus ? attrs.integer("s", kSMin, kSMax) : attrs.integer("h", 1, q.a);
+  q.g = attrs.integer("g", 2, kMaxChips);
+  if (plus && q.a % q.x) attrs.fail("s", "s must divide a");
+  const std::int64_t P = ports_per_group(plus, q);
+  if (q.g > P + 1)
+    attrs.fail("g", "at most " + std::to_string(P + 1) + " groups (" +
+                        (plus ? std::string("s(s-1) + 1") : std::string("a*h + 1")) + ")");
+  q.E = E;
+  if (q.E < q.g || q.E > q.g * q.a * q.p)
+    fail_input(e_where, "needs g <= n_endpoint <= g*a*p (every group holds a board, capacity " +
+                            std::to_string(q.g * q.a * q.p) + ")");
+  return q;
 }
 
 Params params_of(const CandidateRun& r, std::int64_t i) {
@@ -200,22 +221,10 @@ Estimate DragonflyFamily::estimate(const Context& ctx, const CandidateRun& r,
 Network DragonflyFamily::generate(const Context& ctx, const Candidate& c,
                                   const GenerateOptions& o) const {
   ObjReader attrs(c.family_attrs, "candidate " + c.id, "/family_attrs");
-  Params q;
-  q.a = attrs.integer("a", kAMin, kAMax);
-  q.p = attrs.integer("p", kPMin, kPMax);
-  q.x = plus_ ? attrs.integer("s", kSMin, kSMax) : attrs.integer("h", 1, q.a);
-  q.g = attrs.integer("g", 2, kMaxChips);
+  const Params q = read_params(attrs, plus_, check_board_candidate(c, ctx),
+                               "candidate " + c.id + ":/n_endpoint");
   attrs.done();
-  if (plus_ && q.a % q.x) attrs.fail("s", "s must divide a");
   const std::int64_t P = ports_per_group(plus_, q);
-  if (q.g > P + 1)
-    attrs.fail("g", "at most " + std::to_string(P + 1) + " groups (" +
-                        (plus_ ? std::string("s(s-1) + 1") : std::string("a*h + 1")) + ")");
-  q.E = check_board_candidate(c, ctx);
-  if (q.E < q.g || q.E > q.g * q.a * q.p)
-    fail_input("candidate " + c.id + ":/n_endpoint",
-               "needs g <= n_endpoint <= g*a*p (every group holds a board, capacity " +
-                   std::to_string(q.g * q.a * q.p) + ")");
   const std::int64_t C = ctx.n_chip / q.E;
 
   // Switches group by group: dragonfly a routers; dragonfly+ a leaves then s spines.
@@ -278,6 +287,22 @@ Network DragonflyFamily::generate(const Context& ctx, const Candidate& c,
   m.derived_chips_per_board = C;
   m.family_attrs = c.family_attrs;
   return n;
+}
+
+void DragonflyFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader attrs = at.attrs(n);
+  const Params q =
+      read_params(attrs, plus_, static_cast<std::int64_t>(n.boards.size()), at.where("/boards"));
+  attrs.done();
+  // The switches group by group: a routers; dragonfly+: a leaves, then s spines. All tier 8.
+  std::vector<std::string> roles;
+  for (std::int64_t grp = 0; grp < q.g; ++grp) {
+    roles.insert(roles.end(), static_cast<std::size_t>(q.a), plus_ ? "leaf" : "router");
+    if (plus_) roles.insert(roles.end(), static_cast<std::size_t>(q.x), "spine");
+  }
+  check_switches(n, at, roles, std::vector<int>(roles.size(), 8));
+  check_no_coordinates(n, at, 0, static_cast<std::int64_t>(n.nodes.size()));
+  check_no_link_dimensions(n, at);
 }
 
 } // namespace icnkit::topo

@@ -59,6 +59,7 @@ public:
   std::optional<std::int64_t> attr(const CandidateRun& r, std::int64_t i,
                                    const std::string& key) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
+  void check_network(const Network& n, const NetworkSite& at) const override;
 
 private:
   bool plus_;

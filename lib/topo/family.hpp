@@ -14,6 +14,8 @@
 
 namespace icnkit::topo {
 
+class NetworkSite;
+
 // Overrides for every link the family builds (otherwise the context's per-kind defaults).
 struct GenerateOptions {
   std::optional<double> link_bandwidth_bytes_per_s;
@@ -88,6 +90,11 @@ public:
   // candidate's attributes are not the family's or break its constraints.
   virtual Network generate(const Context& ctx, const Candidate& c,
                            const GenerateOptions& o) const = 0;
+  // Checks a network of this family read from a document against what generate builds, where
+  // downstream code relies on it (topo/structure.hpp): family_attrs (the family's keys only,
+  // well-formed, agreeing with the network), coordinates, the links' dim/dir, the switches.
+  // Runs after the invariants; throws Error(Input) naming the JSON pointer `at` locates.
+  virtual void check_network(const Network& n, const NetworkSite& at) const = 0;
 };
 
 // The families that are implemented, in registry order.

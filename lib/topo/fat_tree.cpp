@@ -3,6 +3,7 @@
 #include "topo/boards.hpp"
 #include "topo/grid.hpp"
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
 
 namespace icnkit::topo {
 
@@ -67,13 +68,52 @@ Estimate closed_form(const Context& ctx, const Params& q) {
   return e;
 }
 
-json attrs_of(const Context& ctx, const Params& q) {
-  const std::int64_t C = ctx.n_chip / q.E, R = ctx.chip_radix;
+// family_attrs of E = q.E boards of C chips with chip_radix R.
+json attrs_of(std::int64_t C, std::int64_t R, const Params& q) {
   json m = q.layers == 2 ? json::array({q.d * C, q.groups}) : json::array({q.d * C, q.d, q.groups});
   json w = q.layers == 2 ? json::array({1, q.u}) : json::array({1, q.u, q.u});
   json p = q.layers == 2 ? json::array({R, C * R}) : json::array({R, C * R, C * R});
   return {{"k", q.k}, {"layers", q.layers}, {"osr", q.osr},  {"d", q.d},
           {"u", q.u}, {"m_levels", m},      {"w_levels", w}, {"p_levels", p}};
+}
+
+json attrs_of(const Context& ctx, const Params& q) {
+  return attrs_of(ctx.n_chip / q.E, ctx.chip_radix, q);
+}
+
+// Reads family_attrs (the caller calls done()) and checks them against E boards of C chips with
+// chip_radix R: k, layers and osr give d, u and the PGFT levels, which must be those; an error
+// about E names e_where.
+Params read_params(ObjReader& attrs, std::int64_t E, std::int64_t C, std::int64_t R,
+                   const std::string& e_where) {
+  Params q;
+  q.k = attrs.integer("k", kKMin, kKMax);
+  q.layers = attrs.integer("layers", 2, 3);
+  q.osr = attrs.integer("osr", 1, 3);
+  if (q.k % 2) attrs.fail("k", "k must be even");
+  if (!split(q.k, q.osr, q.d, q.u))
+    attrs.fail("osr", "d (osr + 1) = k osr has no integer solution for k = " + std::to_string(q.k) +
+                          ", osr = " + std::to_string(q.osr));
+  q.E = E;
+  const std::int64_t unit = q.layers == 2 ? q.d : q.d * q.d;
+  if (q.E % unit || q.E / unit < 2 || q.E / unit > q.k)
+    fail_input(e_where,
+               q.layers == 2
+                   ? "a 2-layer fat-tree needs d | n_endpoint and 2 <= n_endpoint/d <= k"
+                   : "a 3-layer fat-tree needs d^2 | n_endpoint and 2 <= n_endpoint/d^2 <= k");
+  q.groups = q.E / unit;
+  // The PGFT description must be the one these parameters give.
+  const json want = attrs_of(C, R, q);
+  for (const char* key : {"d", "u", "m_levels", "w_levels", "p_levels"}) {
+    if (want[key].is_array())
+      attrs.int_list(key); // integers, or an error naming the entry
+    else
+      attrs.integer(key);
+    if (attrs.raw(key) != want[key])
+      attrs.fail(key, "disagrees with k, osr, layers and the board size (expected " +
+                          want[key].dump() + ")");
+  }
+  return q;
 }
 
 } // namespace
@@ -135,28 +175,10 @@ Estimate FatTreeFamily::estimate(const Context& ctx, const CandidateRun& r, std:
 Network FatTreeFamily::generate(const Context& ctx, const Candidate& c,
                                 const GenerateOptions& o) const {
   ObjReader attrs(c.family_attrs, "candidate " + c.id, "/family_attrs");
-  Params q;
-  q.k = attrs.integer("k", kKMin, kKMax);
-  q.layers = attrs.integer("layers", 2, 3);
-  q.osr = attrs.integer("osr", 1, 3);
-  if (q.k % 2) attrs.fail("k", "k must be even");
-  if (!split(q.k, q.osr, q.d, q.u))
-    attrs.fail("osr", "d (osr + 1) = k osr has no integer solution for k = " + std::to_string(q.k) +
-                          ", osr = " + std::to_string(q.osr));
-  q.E = check_board_candidate(c, ctx);
-  const std::int64_t unit = q.layers == 2 ? q.d : q.d * q.d;
-  if (q.E % unit || q.E / unit < 2 || q.E / unit > q.k)
-    fail_input("candidate " + c.id + ":/n_endpoint",
-               q.layers == 2
-                   ? "a 2-layer fat-tree needs d | n_endpoint and 2 <= n_endpoint/d <= k"
-                   : "a 3-layer fat-tree needs d^2 | n_endpoint and 2 <= n_endpoint/d^2 <= k");
-  q.groups = q.E / unit;
-  // The PGFT description must be the one these parameters give.
-  json want = attrs_of(ctx, q);
-  for (const char* key : {"d", "u", "m_levels", "w_levels", "p_levels"})
-    if (attrs.raw(key) != want[key])
-      attrs.fail(key, "disagrees with k, osr, layers and the board size (expected " +
-                          want[key].dump() + ")");
+  const std::int64_t E = check_board_candidate(c, ctx);
+  const Params q =
+      read_params(attrs, E, ctx.n_chip / E, ctx.chip_radix, "candidate " + c.id + ":/n_endpoint");
+  const json want = attrs_of(ctx, q);
   attrs.done();
   const std::int64_t C = ctx.n_chip / q.E;
 
@@ -245,6 +267,32 @@ Network FatTreeFamily::generate(const Context& ctx, const Candidate& c,
   m.derived_chips_per_board = C;
   m.family_attrs = want;
   return n;
+}
+
+void FatTreeFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader attrs = at.attrs(n);
+  const Params q =
+      read_params(attrs, static_cast<std::int64_t>(n.boards.size()),
+                  n.metrics.derived_chips_per_board, n.chip_radix, at.where("/boards"));
+  attrs.done();
+  // The switches in generate's order: leaves then spines; or ToRs, aggregation, cores.
+  std::vector<std::string> roles;
+  std::vector<int> tiers;
+  auto add = [&](std::int64_t count, const char* role, int tier) {
+    roles.insert(roles.end(), static_cast<std::size_t>(count), role);
+    tiers.insert(tiers.end(), static_cast<std::size_t>(count), tier);
+  };
+  if (q.layers == 2) {
+    add(q.groups, "leaf", 8);
+    add(q.u, "spine", 9);
+  } else {
+    add(q.groups * q.d, "tor", 8);
+    add(q.groups * q.u, "aggregation", 9);
+    add(q.u * q.u, "core", 10);
+  }
+  check_switches(n, at, roles, tiers);
+  check_no_coordinates(n, at, 0, static_cast<std::int64_t>(n.nodes.size()));
+  check_no_link_dimensions(n, at);
 }
 
 } // namespace icnkit::topo

@@ -1,5 +1,6 @@
 #include "topo/grid.hpp"
 
+#include "topo/structure.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
@@ -152,33 +153,47 @@ Candidate grid_make(const std::string& family, const Context& ctx, const Candida
 
 GridParams parse_grid_attrs(const Candidate& c, std::int64_t n_chip, const std::string& family) {
   ObjReader r(c.family_attrs, "candidate " + c.id, "/family_attrs");
+  GridParams p = read_grid_attrs(r, family);
+  r.done();
+  check_grid_attrs(r, p, n_chip, c.derived_chips_per_board,
+                   "candidate " + c.id + ":/derived_chips_per_board");
+  return p;
+}
+
+GridParams read_grid_attrs(ObjReader& r, const std::string& family) {
   GridParams p;
   for (auto v : r.int_list("dimension_sizes", 2, kMaxChips))
     p.dimension_sizes.push_back(static_cast<int>(v));
   for (auto v : r.int_list("board_shape", 1, kMaxChips))
     p.board_shape.push_back(static_cast<int>(v));
-  r.done();
-  const auto& S = p.dimension_sizes;
-  const auto& B = p.board_shape;
   // The spec enumerates 2 and 3 dimensions; a hand-written torus candidate may have up to
   // kMaxTorusDims (the MICRO'25 study's 4D tori, the 2D-6D scalability sweep).
   const std::size_t max_dims = family == "torus" ? kMaxTorusDims : 3;
-  if (S.size() < 2 || S.size() > max_dims)
+  if (p.dimension_sizes.size() < 2 || p.dimension_sizes.size() > max_dims)
     r.fail("dimension_sizes", "a " + family + " has 2 to " + std::to_string(max_dims) +
                                   " dimensions (topo-enum lists 2 and 3)");
+  return p;
+}
+
+void check_grid_attrs(const ObjReader& r, const GridParams& p, std::int64_t n_chip,
+                      std::int64_t chips_per_board, const std::string& cpb_where) {
+  const auto& S = p.dimension_sizes;
+  const auto& B = p.board_shape;
   if (B.size() != S.size()) r.fail("board_shape", "needs one entry per dimension");
-  if (product(S) != n_chip)
-    r.fail("dimension_sizes", "product " + std::to_string(product(S)) + " differs from n_chip " +
-                                  std::to_string(n_chip));
+  // Sizes are at most kMaxChips each: stop multiplying once past n_chip (no overflow).
+  std::int64_t prod = 1;
+  for (int s : S)
+    if (prod <= n_chip) prod *= s;
+  if (prod != n_chip)
+    r.fail("dimension_sizes", std::string("product ") + (prod > n_chip ? "above " : "") +
+                                  std::to_string(prod > n_chip ? n_chip : prod) +
+                                  " differs from n_chip " + std::to_string(n_chip));
   for (std::size_t d = 0; d < S.size(); ++d)
     if (S[d] % B[d] != 0)
       r.fail("board_shape", "board_shape must divide dimension_sizes in every dimension");
   auto [mn, mx] = std::minmax_element(B.begin(), B.end());
   if (product(B) > 1 && *mx > 2 * *mn) r.fail("board_shape", "max(B)/min(B) must be at most 2");
-  if (c.derived_chips_per_board != product(B))
-    fail_input("candidate " + c.id + ":/derived_chips_per_board",
-               "must equal the product of board_shape");
-  return p;
+  if (chips_per_board != product(B)) fail_input(cpb_where, "must equal the product of board_shape");
 }
 
 void place_grid_chips(Network& n, const GridParams& p) {
@@ -207,6 +222,24 @@ void place_grid_chips(Network& n, const GridParams& p) {
   for (auto& b : n.boards) rack.boards.push_back(b.id);
   n.racks.push_back(std::move(rack));
   n.pods.push_back({0, {0}});
+}
+
+void check_grid_chips(const Network& n, const NetworkSite& at, const GridParams& p) {
+  const auto& S = p.dimension_sizes;
+  const auto& B = p.board_shape;
+  check_no_switches(n, at);
+  const TorusGeometry g(S);
+  check_grid_coordinates(n, at, g, 0, join_sizes(S) + " " + n.family);
+  std::vector<int> grid(S.size()), bc(S.size());
+  for (std::size_t d = 0; d < S.size(); ++d) grid[d] = S[d] / B[d];
+  const TorusGeometry boards(grid);
+  for (const Node& v : n.nodes) {
+    for (std::size_t d = 0; d < S.size(); ++d) bc[d] = v.coord[d] / B[d];
+    if (v.board != boards.id(bc))
+      at.fail(node_ptr(v.id) + "/board",
+              "board_shape " + join_sizes(B) + " puts chip " + std::to_string(v.id) + " on board " +
+                  std::to_string(boards.id(bc)) + ", not " + std::to_string(v.board));
+  }
 }
 
 double min_link_bandwidth(const Network& n) {

@@ -51,6 +51,16 @@ Candidate grid_make(const std::string& family, const Context& ctx, const Candida
 // Reads and checks a candidate's family_attrs (dimension_sizes, board_shape) against n_chip;
 // Error(Input) naming the attribute otherwise.
 GridParams parse_grid_attrs(const Candidate& c, std::int64_t n_chip, const std::string& family);
+// The same from any family_attrs reader (a candidate's, or a network's metrics): reads
+// dimension_sizes and board_shape (the caller reads its own keys and calls done()), then checks
+// them against n_chip and the chips per board (an error there names cpb_where).
+GridParams read_grid_attrs(ObjReader& r, const std::string& family);
+void check_grid_attrs(const ObjReader& r, const GridParams& p, std::int64_t n_chip,
+                      std::int64_t chips_per_board, const std::string& cpb_where);
+// The structure of a torus or mesh network read from a document (their check_network): no
+// switches, every chip at its row-major coordinates on the board the cube packing of
+// board_shape gives it. The links are the family's to check.
+void check_grid_chips(const Network& n, const NetworkSite& at, const GridParams& p);
 
 // Fills n.nodes (chips 0..N-1 with coordinates, id = x0 + S0*(x1 + S1*x2)), n.boards (cube
 // packing: board coordinate x_d / B_d, numbered row-major with dimension 0 fastest), one rack

@@ -1,6 +1,8 @@
 #include "topo/hypercube.hpp"
 
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
+#include "topo/torus_geometry.hpp"
 
 namespace icnkit::topo {
 
@@ -13,6 +15,31 @@ int dimensions_of(std::int64_t chips) {
     if ((std::int64_t{1} << n) == chips) return n;
   return -1;
 }
+// Reads family_attrs' n (the caller calls done()) and checks 2^n = n_chip.
+int read_dimensions(ObjReader& attrs, std::int64_t n_chip) {
+  const auto dims = static_cast<int>(attrs.integer("n", 1, kMaxDimensions));
+  if ((std::int64_t{1} << dims) != n_chip)
+    attrs.fail("n", "2^" + std::to_string(dims) + " differs from n_chip " + std::to_string(n_chip));
+  return dims;
+}
+
+// Link ids in generation order: chip by chip, dimension by dimension, from the chip whose bit d
+// is 0 to the one whose bit d is 1.
+std::vector<Link> hypercube_links(std::int64_t chips, int dims) {
+  std::vector<Link> out;
+  for (std::int64_t i = 0; i < chips; ++i)
+    for (int d = 0; d < dims; ++d)
+      if (!((i >> d) & 1)) {
+        Link l;
+        l.a = i;
+        l.b = i | (std::int64_t{1} << d);
+        l.dim = d;
+        l.dir = +1;
+        out.push_back(l);
+      }
+  return out;
+}
+
 } // namespace
 
 std::string HypercubeFamily::parameters() const {
@@ -54,11 +81,8 @@ Estimate HypercubeFamily::estimate(const Context& ctx, const CandidateRun& r, st
 Network HypercubeFamily::generate(const Context& ctx, const Candidate& c,
                                   const GenerateOptions& o) const {
   ObjReader attrs(c.family_attrs, "candidate " + c.id, "/family_attrs");
-  const auto dims = static_cast<int>(attrs.integer("n", 1, kMaxDimensions));
+  const int dims = read_dimensions(attrs, ctx.n_chip);
   attrs.done();
-  if ((std::int64_t{1} << dims) != ctx.n_chip)
-    attrs.fail("n",
-               "2^" + std::to_string(dims) + " differs from n_chip " + std::to_string(ctx.n_chip));
   if (c.n_endpoint != ctx.n_chip || c.derived_chips_per_board != 1)
     fail_input("candidate " + c.id + ":/derived_chips_per_board",
                "a hypercube has one chip per endpoint and per board");
@@ -80,9 +104,7 @@ Network HypercubeFamily::generate(const Context& ctx, const Candidate& c,
   }
   n.racks.push_back(std::move(rack));
   n.pods.push_back({0, {0}});
-  for (std::int64_t i = 0; i < n.n_chip; ++i)
-    for (int d = 0; d < dims; ++d)
-      if (!((i >> d) & 1)) add_link(n, ctx, o, i, i | (std::int64_t{1} << d), d, +1);
+  for (const Link& l : hypercube_links(n.n_chip, dims)) add_link(n, ctx, o, l.a, l.b, l.dim, l.dir);
 
   Metrics& m = n.metrics;
   m.diameter = eccentricity(n, 0); // vertex-transitive
@@ -100,6 +122,23 @@ Network HypercubeFamily::generate(const Context& ctx, const Candidate& c,
   m.derived_chips_per_board = 1;
   m.family_attrs = {{"n", dims}};
   return n;
+}
+
+void HypercubeFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader attrs = at.attrs(n);
+  const int dims = read_dimensions(attrs, n.n_chip);
+  attrs.done();
+  if (n.metrics.derived_chips_per_board != 1)
+    at.fail("/metrics/derived_chips_per_board", "a hypercube has one chip per board");
+  check_no_switches(n, at);
+  // A chip's coordinates are the bits of its id: the 2x2x...x2 grid's row-major order.
+  check_grid_coordinates(n, at, TorusGeometry(std::vector<int>(static_cast<std::size_t>(dims), 2)),
+                         0, "hypercube");
+  const std::vector<Link> want = hypercube_links(n.n_chip, dims);
+  check_links_are(
+      n, at, static_cast<std::int64_t>(want.size()),
+      [&](std::int64_t id) { return want[static_cast<std::size_t>(id)]; },
+      std::to_string(dims) + "-dimensional hypercube");
 }
 
 } // namespace icnkit::topo

@@ -3,6 +3,8 @@
 #include "topo/boards.hpp"
 #include "topo/grid.hpp"
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
+#include "topo/torus_geometry.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -65,6 +67,26 @@ void sorted_factorisations(std::int64_t n, int dims, int min_factor, std::vector
 std::string id_of(const Params& p, std::int64_t chips_per_board) {
   return "hyperx:" + join_sizes(p.S) + "-t" + std::to_string(p.T) + "/c" +
          std::to_string(chips_per_board);
+}
+
+// Reads family_attrs L, T, S (the caller calls done()) and checks them against E boards.
+Params read_params(ObjReader& attrs, std::int64_t E) {
+  Params p;
+  const auto L = attrs.integer("L", 1, kMaxL);
+  p.T = static_cast<int>(attrs.integer("T", 1, kMaxT));
+  for (auto s : attrs.int_list("S", 2, kMaxChips)) p.S.push_back(static_cast<int>(s));
+  if (static_cast<std::int64_t>(p.S.size()) != L) attrs.fail("S", "needs L entries");
+  if (!std::is_sorted(p.S.begin(), p.S.end()))
+    attrs.fail("S", "must be in the canonical non-decreasing order");
+  // Sizes are at most kMaxChips: stop multiplying once past E (no overflow).
+  std::int64_t boards = p.T;
+  for (int s : p.S)
+    if (boards <= E) boards *= s;
+  if (boards != E)
+    attrs.fail("S", "T * prod(S) = " +
+                        (boards > E ? "more than " + std::to_string(E) : std::to_string(boards)) +
+                        " differs from n_endpoint " + std::to_string(E));
+  return p;
 }
 
 Estimate closed_form(const Context& ctx, const Params& p, std::int64_t E) {
@@ -136,18 +158,9 @@ Estimate HyperXFamily::estimate(const Context& ctx, const CandidateRun& r, std::
 Network HyperXFamily::generate(const Context& ctx, const Candidate& c,
                                const GenerateOptions& o) const {
   ObjReader attrs(c.family_attrs, "candidate " + c.id, "/family_attrs");
-  Params p;
-  const auto L = attrs.integer("L", 1, kMaxL);
-  p.T = static_cast<int>(attrs.integer("T", 1, kMaxT));
-  for (auto s : attrs.int_list("S", 2, kMaxChips)) p.S.push_back(static_cast<int>(s));
-  attrs.done();
-  if (static_cast<std::int64_t>(p.S.size()) != L) attrs.fail("S", "needs L entries");
-  if (!std::is_sorted(p.S.begin(), p.S.end()))
-    attrs.fail("S", "must be in the canonical non-decreasing order");
   const std::int64_t E = check_board_candidate(c, ctx);
-  if (p.T * product(p.S) != E)
-    attrs.fail("S", "T * prod(S) = " + std::to_string(p.T * product(p.S)) +
-                        " differs from n_endpoint " + std::to_string(E));
+  const Params p = read_params(attrs, E);
+  attrs.done();
   const std::int64_t C = ctx.n_chip / E;
   const std::int64_t sw = product(p.S);
   std::vector<std::int64_t> stride(p.S.size());
@@ -203,6 +216,18 @@ Network HyperXFamily::generate(const Context& ctx, const Candidate& c,
   m.derived_chips_per_board = C;
   m.family_attrs = {{"L", p.S.size()}, {"T", p.T}, {"S", p.S}};
   return n;
+}
+
+void HyperXFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader attrs = at.attrs(n);
+  const Params p = read_params(attrs, static_cast<std::int64_t>(n.boards.size()));
+  attrs.done();
+  // The switches follow the chips, row-major over S, each at its coordinates; chips have none.
+  const auto sw = static_cast<std::size_t>(product(p.S));
+  check_switches(n, at, std::vector<std::string>(sw, "switch"), std::vector<int>(sw, 8));
+  check_no_coordinates(n, at, 0, n.n_chip);
+  check_grid_coordinates(n, at, TorusGeometry(p.S), n.n_chip, join_sizes(p.S) + " HyperX");
+  check_no_link_dimensions(n, at);
 }
 
 } // namespace icnkit::topo

@@ -1,6 +1,7 @@
 #include "topo/mesh.hpp"
 
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
 
 #include <algorithm>
 
@@ -25,7 +26,29 @@ MeshGeometry MeshGeometry::of(const Network& n, const std::string& who) {
   if (!ok || g.count() != n.n_chip || static_cast<std::int64_t>(n.links.size()) != g.link_count())
     fail_input("/network/metrics/family_attrs/dimension_sizes",
                "mesh shape disagrees with the network's chips and links");
+  // The routing functions follow link(): every link must be the one it names (as on the torus).
+  check_mesh_links(n, NetworkSite("", "/network"), g);
   return g;
+}
+
+void check_mesh_links(const Network& n, const NetworkSite& at, const MeshGeometry& g) {
+  // Dense in (chip, dimension) order, skipping the last layer of each dimension.
+  std::vector<Link> want;
+  want.reserve(static_cast<std::size_t>(g.link_count()));
+  for (std::int64_t c = 0; c < g.count(); ++c)
+    for (int d = 0; d < g.dims(); ++d)
+      if (g.has_neighbour(c, d, +1)) {
+        Link l;
+        l.a = c;
+        l.b = g.neighbour(c, d, +1);
+        l.dim = d;
+        l.dir = +1;
+        want.push_back(l);
+      }
+  check_links_are(
+      n, at, static_cast<std::int64_t>(want.size()),
+      [&](std::int64_t id) { return want[static_cast<std::size_t>(id)]; },
+      join_sizes(g.sizes()) + " mesh");
 }
 
 std::int64_t MeshGeometry::link(std::int64_t id, int d, int dir) const {
@@ -137,6 +160,16 @@ Network MeshFamily::generate(const Context& ctx, const Candidate& c,
   m.derived_chips_per_board = product(B);
   m.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
   return n;
+}
+
+void MeshFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader r = at.attrs(n);
+  const GridParams p = read_grid_attrs(r, "mesh");
+  r.done();
+  check_grid_attrs(r, p, n.n_chip, n.metrics.derived_chips_per_board,
+                   at.where("/metrics/derived_chips_per_board"));
+  check_grid_chips(n, at, p);
+  check_mesh_links(n, at, MeshGeometry(p.dimension_sizes));
 }
 
 } // namespace icnkit::topo

@@ -67,6 +67,9 @@ std::string mesh_candidate_id(const GridParams& p);
 std::pair<std::int64_t, bool> mesh_bisection_links(const std::vector<int>& S);
 // Reads and checks a candidate's family_attrs against n_chip.
 GridParams parse_mesh_attrs(const Candidate& c, std::int64_t n_chip);
+// Every link of a mesh network is the one MeshGeometry::link names (a, b, dim, dir +1);
+// Error(Input) at the first field that differs.
+void check_mesh_links(const Network& n, const NetworkSite& at, const MeshGeometry& g);
 
 class MeshFamily : public Family {
 public:
@@ -89,6 +92,7 @@ public:
   }
   Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
+  void check_network(const Network& n, const NetworkSite& at) const override;
 };
 
 } // namespace icnkit::topo

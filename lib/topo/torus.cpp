@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "topo/metrics.hpp"
+#include "topo/structure.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
@@ -218,6 +219,34 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
   m.family_attrs = {{"dimension_sizes", S}, {"board_shape", B}};
   if (o.twist) m.family_attrs["twisted"] = true; // absent on a regular torus
   return n;
+}
+
+void TorusFamily::check_network(const Network& n, const NetworkSite& at) const {
+  ObjReader r = at.attrs(n);
+  const GridParams p = read_grid_attrs(r, "torus");
+  const bool twisted = r.boolean_opt("twisted").value_or(false);
+  r.done();
+  check_grid_attrs(r, p, n.n_chip, n.metrics.derived_chips_per_board,
+                   at.where("/metrics/derived_chips_per_board"));
+  const auto& S = p.dimension_sizes;
+  if (twisted)
+    if (auto why = twist_problem(S); !why.empty()) r.fail("twisted", why);
+  check_grid_chips(n, at, p);
+  // Link c*D + d leaves chip c in + direction of dimension d; twisted, the short dimensions'
+  // wrap links end where twisted_plus_neighbour says.
+  const TorusGeometry g(S);
+  const int D = g.dims();
+  check_links_are(
+      n, at, n.n_chip * D,
+      [&](std::int64_t id) {
+        Link l;
+        l.a = id / D;
+        l.dim = static_cast<int>(id % D);
+        l.dir = +1;
+        l.b = twisted ? twisted_plus_neighbour(g, l.a, l.dim) : g.neighbour(l.a, l.dim, +1);
+        return l;
+      },
+      std::string(twisted ? "twisted " : "regular ") + join_sizes(S) + " torus");
 }
 
 } // namespace icnkit::topo

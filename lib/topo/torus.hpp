@@ -51,6 +51,7 @@ public:
   }
   Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
+  void check_network(const Network& n, const NetworkSite& at) const override;
 };
 
 } // namespace icnkit::topo
