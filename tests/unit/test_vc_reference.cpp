@@ -3,9 +3,12 @@
 // its shorter direction (a half-way tie: + from an even coordinate under parity, always + under
 // plus); the hop over a dimension's wrap link (S-1 -> 0 going +, 0 -> S-1 going -) and every
 // later hop in that dimension on VC 1, all other hops on VC 0. WFR without faults must take the
-// same paths on the same VCs.
+// same paths on the same VCs. The tables DOR and WFR route from (topo::GridTables) are checked
+// against the network's links.
 #include "route/registry.hpp"
 #include "route/routing.hpp"
+#include "topo/mesh.hpp"
+#include "topo/torus_geometry.hpp"
 
 #include "support.hpp"
 #include <catch2/catch.hpp>
@@ -116,4 +119,53 @@ TEST_CASE("the expected paths themselves: hand-worked pairs", "[route][vc]") {
   // (0, 1), Y - from odd 3 (0, 0).
   CHECK(vcs(expected_path({4, 4}, {3, 3}, {1, 1}, true)) == std::vector<int>{1, 1, 1, 1});
   CHECK(vcs(expected_path({4, 4}, {2, 3}, {0, 1}, false)) == std::vector<int>{0, 1, 0, 0});
+}
+
+TEST_CASE("GridTables: coordinates and the channel to leave on, from the network's links",
+          "[route][vc]") {
+  // Expected from the links themselves: the channel leaving chip c in (d, dir) is the one whose
+  // far chip differs from c by dir in coordinate d (mod S_d on a torus; none past a mesh's
+  // boundary, -1).
+  for (const char* family : {"torus", "mesh"})
+    for (std::vector<int> S : {std::vector<int>{4, 3, 2}, {5, 2}}) {
+      INFO(family << " " << S.size() << "-D");
+      const topo::Network n = test::grid_network(family, S, std::vector<int>(S.size(), 1));
+      const bool torus = std::string(family) == "torus";
+      const topo::GridTables tab = torus ? topo::GridTables(topo::TorusGeometry::of(n, "t"))
+                                         : topo::GridTables(topo::MeshGeometry::of(n, "t"));
+      REQUIRE(tab.dims() == static_cast<int>(S.size()));
+      std::int64_t bad = 0;
+      for (std::int64_t c = 0; c < n.n_chip; ++c) {
+        const auto& x = n.nodes[static_cast<std::size_t>(c)].coord;
+        for (int d = 0; d < tab.dims(); ++d) {
+          bad += tab.coord(c, d) != x[static_cast<std::size_t>(d)];
+          bad += tab.coords(c)[d] != x[static_cast<std::size_t>(d)];
+          for (int dir : {-1, +1}) {
+            std::vector<int> want = x;
+            auto& w = want[static_cast<std::size_t>(d)];
+            w += dir;
+            const int s = S[static_cast<std::size_t>(d)];
+            const bool outside = w < 0 || w >= s;
+            if (torus) w = (w + s) % s;
+            const std::int64_t ch = tab.channel(c, d, dir);
+            if (!torus && outside) {
+              bad += ch != -1;
+              continue;
+            }
+            if (ch < 0) {
+              ++bad;
+              continue;
+            }
+            // The link's own dimension and direction say which of a size-2 dimension's two
+            // parallel links it is.
+            bool ok = n.channel_src(ch) == c &&
+                      n.nodes[static_cast<std::size_t>(n.channel_dst(ch))].coord == want;
+            const topo::Link& l = n.links[static_cast<std::size_t>(topo::link_of_channel(ch))];
+            ok = ok && l.dim == d && (topo::channel_forward(ch) ? l.dir : -l.dir) == dir;
+            bad += !ok;
+          }
+        }
+      }
+      CHECK(bad == 0);
+    }
 }
