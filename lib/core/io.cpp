@@ -145,6 +145,19 @@ void clear_temp() {
   g_temp[0] = '\0';
 }
 
+// The umask, read without changing it where the kernel tells it (Linux >= 4.7): setting it to
+// read it back would briefly affect files other threads create.
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
 // Creates the temporary beside `t.path`, with the mode (and owner) the file will have.
 Pending open_temp(const std::string& path, const Target& t) {
   Pending p;
@@ -167,9 +180,7 @@ Pending open_temp(const std::string& path, const Target& t) {
     if (::geteuid() == 0 && (t.st.st_uid != 0 || t.st.st_gid != 0))
       (void)!::fchown(p.fd, t.st.st_uid, t.st.st_gid);
   } else {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
+    mode = 0666 & ~current_umask();
   }
   if (::fchmod(p.fd, mode) != 0) {
     int e = errno;
