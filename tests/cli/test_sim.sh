@@ -8,7 +8,7 @@ coll-sched --collective all-to-all --algorithm ring --bytes 64MiB <"$T/routed.js
 
 # --- errors: one line on stderr, nothing on stdout, the documented exit code -------------------
 expect_exit 4 - net-sim --mode flit
-check "flit message" grep -q "flit mode is not implemented yet" "$T/err"
+check "flit replay message" grep -q "replaying a schedule flit by flit is not implemented yet" "$T/err"
 expect_exit 2 - net-sim --mode bogus
 expect_exit 2 - net-sim --format xml
 expect_exit 2 - net-sim --traffic ring
