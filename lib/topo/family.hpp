@@ -66,11 +66,11 @@ public:
   virtual Leaf leaf() const = 0;
   // The parameter space the family enumerates, with its ranges (for --describe).
   virtual std::string parameters() const = 0;
-  // The family's own usability warnings, in the order a candidate lists them.
-  virtual const std::vector<std::string>& warning_names() const = 0;
   // The keys of its candidates' family_attrs (what --where can filter on besides n_endpoint
   // and chips_per_board).
   virtual std::vector<std::string> attr_keys() const = 0;
+  // The family's own usability warnings, in the order a candidate lists them.
+  virtual const std::vector<std::string>& warning_names() const = 0;
   // Every parameter set that meets the correctness constraints, as runs in the family's
   // preferred order (the order inside a status). The framework adds the warnings that apply
   // to every family, filters by intra_board_topo, and applies the status order and the cap.
