@@ -169,6 +169,13 @@ std::optional<std::int64_t> ObjReader::integer_opt(const std::string& key, std::
   return integer_at(
       *v, [&] { return where(key); }, lo, hi);
 }
+std::optional<std::uint64_t> ObjReader::uint64_opt(const std::string& key) {
+  const json* v = raw_opt(key);
+  if (!v) return std::nullopt;
+  if (v->is_number_unsigned()) return v->get<std::uint64_t>();
+  return static_cast<std::uint64_t>(integer_at(
+      *v, [&] { return where(key); }, 0, INT64_MAX));
+}
 double ObjReader::number(const std::string& key) {
   return number_at(raw(key), [&] { return where(key); });
 }

@@ -45,6 +45,8 @@ public:
                        std::int64_t hi = INT64_MAX);
   std::optional<std::int64_t> integer_opt(const std::string& key, std::int64_t lo = INT64_MIN,
                                           std::int64_t hi = INT64_MAX);
+  // A whole number in [0, 2^64 - 1] (seeds: the command line takes any unsigned 64-bit value).
+  std::optional<std::uint64_t> uint64_opt(const std::string& key);
   double number(const std::string& key);
   double positive(const std::string& key); // > 0 and finite
   std::optional<double> number_opt(const std::string& key);

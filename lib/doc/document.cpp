@@ -109,7 +109,7 @@ Document parse_document(const std::string& text, const std::string& source) {
       p.tool = o.string("tool");
       p.version = o.string("version");
       p.argv = o.string_list("argv");
-      if (auto s = o.integer_opt("seed", 0)) p.seed = static_cast<std::uint64_t>(*s);
+      p.seed = o.uint64_opt("seed");
       o.done();
       d.provenance.push_back(std::move(p));
     }

@@ -289,7 +289,7 @@ Faults parse_faults(ObjReader& r, const Network* n) {
       r.fail("chips", "failed chips must be sorted by id and unique");
     f.chips.push_back(c);
   }
-  if (auto s = r.integer_opt("random_seed", 0)) f.random_seed = static_cast<std::uint64_t>(*s);
+  f.random_seed = r.uint64_opt("random_seed");
   if (r.has("ocs")) {
     f.ocs = r.int_list("ocs", 0, 47);
     for (std::size_t i = 1; i < f.ocs.size(); ++i)

@@ -1,0 +1,36 @@
+// Regression tests of what the fuzz targets found (tests/fuzz, scripts/fuzz), one case per
+// finding, each with an input that reproduced it. The inputs also stay in the seed corpora.
+#include "doc/document.hpp"
+#include "topo/faults.hpp"
+
+#include "support.hpp"
+#include <catch2/catch.hpp>
+
+using namespace icnkit;
+
+TEST_CASE("fuzz: a seed above 2^63 is written and read back (provenance, faults)", "[fuzz]") {
+  // The command line takes any unsigned 64-bit seed; the reader took only int64's.
+  Document d;
+  d.provenance.push_back({"topo-gen", "0", {"topo-gen", "--seed", "18446744073709551615"},
+                          std::uint64_t{18446744073709551615u}});
+  d.network = test::torus_of("4x4");
+  topo::FaultRequest r;
+  r.random_links = 1;
+  r.seed = 18446744073709551615u;
+  d.faults = topo::make_faults(*d.network, r);
+  refresh_fingerprint(d);
+  const std::string text = dump_document(d, false);
+  REQUIRE_THAT(text, Catch::Contains("\"random_seed\":18446744073709551615"));
+  Document back;
+  REQUIRE_NOTHROW(back = parse_document(text, "t"));
+  CHECK(back.provenance.at(0).seed == std::uint64_t{18446744073709551615u});
+  CHECK(back.faults->random_seed == std::uint64_t{18446744073709551615u});
+  CHECK(dump_document(back, false) == text);
+  // Negative and fractional seeds are still refused.
+  for (const char* bad : {"-1", "1.5", "18446744073709551616"}) {
+    std::string t = text;
+    t.replace(t.find("18446744073709551615}"), 20, bad);
+    INFO(t.substr(0, 120));
+    CHECK(test::kind_of([&] { parse_document(t, "t"); }) == ErrorKind::Input);
+  }
+}
