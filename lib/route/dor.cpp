@@ -32,14 +32,18 @@ void DorRouting::route_into(const PacketState& p, std::vector<Choice>& out) cons
     else if (2 * delta > s)
       dir = -1;
     else
-      dir = (opt_.tie == Tie::Plus || x % 2 == 0) ? +1 : -1;
+      dir = tie_direction(opt_.tie, x);
     Choice c;
     c.channel = tab_.channel(p.node, d, dir);
     if (opt_.dateline) {
       // Link ids are chip * D + d, so a channel's dimension is its link id mod D.
       const bool same_dim = p.in_channel >= 0 && topo::link_of_channel(p.in_channel) % dims_ == d;
-      const bool wrap = dir > 0 ? x == s - 1 : x == 0;
-      c.vc = (same_dim && p.vc == 1) || wrap ? 1 : 0;
+      if (opt_.dateline_vc == DatelineVc::FromWrap) {
+        const bool wrap = dir > 0 ? x == s - 1 : x == 0;
+        c.vc = (same_dim && p.vc == 1) || wrap ? 1 : 0;
+      } else {
+        c.vc = same_dim ? p.vc : ((dir > 0 ? t < x : t > x) ? 1 : 0);
+      }
     }
     out.push_back(c);
     return;

@@ -16,10 +16,23 @@ enum class Tie {
   Plus,   // always + (the seed's rule)
 };
 
+// Which hops of a dimension that wraps use the second dateline VC class.
+enum class DatelineVc {
+  FromWrap,       // the wrap hop and every later hop in that dimension (the classic dateline)
+  WholeDimension, // every hop of the dimension when the route wraps in it (BookSim's
+                  // dim_order_torus); a route that does not wrap stays on VC 0
+};
+
+// The direction (+1 or -1) of a half-way tie on an even ring at coordinate x.
+inline int tie_direction(Tie tie, int x) {
+  return tie == Tie::Plus || x % 2 == 0 ? +1 : -1;
+}
+
 struct DorOptions {
   std::vector<int> dimension_order; // a permutation of 0..D-1
   Tie tie = Tie::Parity;
   bool dateline = true; // 2 VC classes per dimension; without it 1 VC (and possibly deadlock)
+  DatelineVc dateline_vc = DatelineVc::FromWrap;
 };
 
 // Finishes the dimensions in dimension_order one after the other, each in its shortest direction.
@@ -30,10 +43,13 @@ struct DorOptions {
 // the current coordinate equals the source's, so "parity of the source coordinate" is the parity
 // of the current one. Mid-dimension the direction is recomputed and stays the same.
 //
-// Dateline: the hop over a dimension's wrap link (S-1 -> 0 going +, 0 -> S-1 going -) and every
-// later hop in that dimension use VC 1, earlier hops VC 0; a new dimension starts on VC 0.
-// Taking VC 1 on the wrap hop itself follows BookSim's dim_order_torus; a minimal route crosses
-// each wrap link at most once, so both VC classes are acyclic per ring.
+// Dateline, FromWrap: the hop over a dimension's wrap link (S-1 -> 0 going +, 0 -> S-1 going -)
+// and every later hop in that dimension use VC 1, earlier hops VC 0; a new dimension starts on
+// VC 0. A minimal route crosses each wrap link at most once, so both VC classes are acyclic per
+// ring. WholeDimension (BookSim's rule): the class is chosen where the packet enters a dimension,
+// VC 1 if its route wraps there and VC 0 otherwise, and kept to the dimension's end; VC 0 never
+// crosses the wrap link and every VC 1 route contains it and is at most half the ring, so no
+// chain of VC 1 channels closes either. The checker verifies both.
 class DorRouting : public RoutingFunction {
 public:
   DorRouting(const topo::Network& n, DorOptions o);

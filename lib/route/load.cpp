@@ -9,6 +9,13 @@ namespace icnkit::route {
 
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit) {
+  return demand_load(fn, n, f, hop_limit, nullptr);
+}
+
+LoadReport demand_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                       std::int64_t hop_limit, const Demand& demand) {
+  // Without a demand every ordered pair of distinct live chips sends one unit.
+  auto weight = [&](std::int64_t src, std::int64_t dst) { return demand ? demand(src, dst) : 1.0; };
   const auto down_links = f.down_links(n);
   const auto down_chips = f.down_chips(n);
   const int vcs = fn.vc_count();
@@ -45,9 +52,11 @@ LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const
     }
   };
   auto trace_pair = [&](std::int64_t src, std::int64_t dst) {
+    const double w = weight(src, dst);
+    if (w <= 0) return;
     r.split_exact = false;
     Path p = trace(fn, n, down_links, down_chips, src, dst, hop_limit);
-    for (const Hop& h : p.hops) r.channel_load[static_cast<std::size_t>(h.channel)] += 1.0;
+    for (const Hop& h : p.hops) r.channel_load[static_cast<std::size_t>(h.channel)] += w;
   };
   Progress progress("link load", live.size());
   std::uint32_t k = 0;
@@ -74,7 +83,7 @@ LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const
       stack.push_back(v);
     };
     for (std::int64_t src : live) {
-      if (src == dst) continue;
+      if (src == dst || weight(src, dst) <= 0) continue;
       bool flagged = false;
       live_choices({src, -1, 0, src, dst, 0}, inj, flagged);
       if (flagged || inj.empty()) {
@@ -102,10 +111,12 @@ LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const
         for (auto w : succ[static_cast<std::size_t>(v)]) ++indeg[static_cast<std::size_t>(w)];
       for (std::int64_t src : live) {
         if (src == dst || traced[static_cast<std::size_t>(src)]) continue;
+        const double w = weight(src, dst);
+        if (w <= 0) continue;
         bool flagged = false;
         live_choices({src, -1, 0, src, dst, 0}, inj, flagged);
         for (auto v : inj)
-          inflow[static_cast<std::size_t>(v)] += 1.0 / static_cast<double>(inj.size());
+          inflow[static_cast<std::size_t>(v)] += w / static_cast<double>(inj.size());
       }
       // Kahn: a state passes its inflow on once all its predecessors have.
       queue.clear();
@@ -147,7 +158,7 @@ LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const
   }
   r.mean_load = used ? sum / static_cast<double>(used) : 0;
   const auto L = static_cast<double>(live.size());
-  r.throughput_bound = r.max_load > 0 ? (L - 1) / r.max_load : 0;
+  r.throughput_bound = r.max_load > 0 ? (demand ? 1.0 : L - 1) / r.max_load : 0;
   return r;
 }
 

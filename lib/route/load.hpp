@@ -14,6 +14,7 @@
 #include "route/routing.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace icnkit::route {
@@ -29,5 +30,14 @@ struct LoadReport {
 
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit);
+
+// The same for any traffic matrix: `demand(src, dst)` is the share of src's injection sent to dst
+// (the shares of a source sum to 1; a chip's share to itself crosses no channel). The load of a
+// channel is then in units of one chip's injection rate, and `throughput_bound` = 1 / max_load is
+// the injection per chip, in link bandwidths (flits per node per cycle at one flit per cycle per
+// link), at which the busiest channel is full: the capacity bound of the pattern.
+using Demand = std::function<double(std::int64_t src, std::int64_t dst)>;
+LoadReport demand_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+                       std::int64_t hop_limit, const Demand& demand);
 
 } // namespace icnkit::route

@@ -49,7 +49,15 @@ Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
     err.fail(*self.param("tie"), "must be parity or plus");
   // A mesh has no wrap-around: no tie to break and no dateline (one VC).
   o.dateline = !mesh && params.at("dateline").get<bool>();
-  json canonical = {{"dimension_order", o.dimension_order}, {"tie", tie}, {"dateline", o.dateline}};
+  const std::string dvc = params.at("dateline_vc").get<std::string>();
+  if (dvc == "whole-dimension")
+    o.dateline_vc = DatelineVc::WholeDimension;
+  else if (dvc != "from-wrap")
+    err.fail(*self.param("dateline_vc"), "must be from-wrap or whole-dimension");
+  json canonical = {{"dimension_order", o.dimension_order},
+                    {"tie", tie},
+                    {"dateline", o.dateline},
+                    {"dateline_vc", dvc}};
   if (mesh) return Built{std::make_unique<MeshDorRouting>(n, o.dimension_order), canonical};
   return Built{std::make_unique<DorRouting>(n, o), canonical};
 }
@@ -60,6 +68,7 @@ Built build_wfr(const json& params, const topo::Network& n, const topo::Faults& 
     fail_infeasible("/network/family", "WFR routes tori; this network is a " + n.family);
   json dor_params = params;
   dor_params["dateline"] = true;
+  dor_params["dateline_vc"] = "from-wrap";
   Built dor = build_dor(dor_params, n, f, err);
   auto* d = static_cast<DorRouting*>(dor.fn.get());
   json canonical = {{"dimension_order", d->options().dimension_order},
@@ -149,6 +158,17 @@ const std::vector<Algorithm>& algorithms() {
          "true, false",
          "Turn the dateline VCs off: 1 VC per channel instead of 2 dateline VC classes per "
          "dimension (VC 1 from the wrap link on); may deadlock, which the checker reports"},
+        {"dateline_vc",
+         "--dateline-vc",
+         ParamType::Choice,
+         "which hops of a dimension take dateline VC 1: from-wrap = the wrap hop and those after "
+         "it; whole-dimension = every hop of a dimension whose route wraps (BookSim's "
+         "dim_order_torus); both deadlock-free",
+         json("from-wrap"),
+         "from-wrap",
+         {"from-wrap", "whole-dimension"},
+         "from-wrap, whole-dimension",
+         ""},
     };
     dor.build = build_dor;
     v.push_back(std::move(dor));

@@ -40,7 +40,8 @@ json to_json(const RoutingSection& s) {
           {"non_minimal_pairs", v.hops.non_minimal_pairs}}},
     };
     if (v.load)
-      j["verification"]["load"] = {{"max", v.load->max},
+      j["verification"]["load"] = {{"traffic", v.load->traffic},
+                                   {"max", v.load->max},
                                    {"mean", v.load->mean},
                                    {"max_link", v.load->max_link},
                                    {"max_from", v.load->max_from},
@@ -118,6 +119,7 @@ Verification parse_verification(ObjReader& r) {
   }
   if (auto l = r.object_opt("load")) {
     LoadSummary s;
+    s.traffic = l->string_opt("traffic").value_or("all-to-all");
     s.max = l->number("max");
     s.mean = l->number("mean");
     s.max_link = l->integer("max_link", -1);

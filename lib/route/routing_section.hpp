@@ -45,10 +45,15 @@ struct HopStats {
 
 // Uniform all-to-all link load (route/load.hpp), when asked for (topo-route --load).
 struct LoadSummary {
-  double max = 0, mean = 0;   // units per directed channel (one unit per ordered pair)
+  // "all-to-all" (every ordered pair of distinct chips one unit), or a synthetic pattern
+  // (sim/pattern.hpp: uniform, transpose, ...) whose loads are per unit of injection per chip.
+  std::string traffic = "all-to-all";
+  double max = 0, mean = 0;   // per directed channel, in those units
   std::int64_t max_link = -1; // the busiest channel's link, from and to chips or switches
   std::int64_t max_from = -1, max_to = -1;
-  double throughput_bound = 0; // (N-1) / max: all-to-all injection per chip, in link bandwidths
+  // The injection per chip, in link bandwidths, that fills the busiest channel: (N-1) / max for
+  // all-to-all, 1 / max for a pattern (flits per node per cycle at one flit per link per cycle).
+  double throughput_bound = 0;
   bool split_exact = true;
 };
 

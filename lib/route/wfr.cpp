@@ -19,7 +19,7 @@ int WfrRouting::dor_dir(int d, int x, int t) const {
   const int delta = t >= x ? t - x : t - x + s;
   if (2 * delta < s) return +1;
   if (2 * delta > s) return -1;
-  return (opt_.tie == Tie::Plus || x % 2 == 0) ? +1 : -1;
+  return tie_direction(opt_.tie, x);
 }
 
 int WfrRouting::first_faulty_leg(std::int64_t node, std::int64_t dst) const {

@@ -19,6 +19,7 @@
 #include "core/random.hpp"
 #include "topo/network.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -76,6 +77,16 @@ public:
     if (spec_.kind == PatternKind::Hotspot && rng.uniform() < spec_.hotspot_fraction)
       return spec_.hotspots[rng.below(spec_.hotspots.size())];
     return static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n_)));
+  }
+  // The probability that a packet from src goes to dst.
+  double weight(std::int64_t src, std::int64_t dst) const {
+    if (!perm_.empty()) return perm_[static_cast<std::size_t>(src)] == dst ? 1.0 : 0.0;
+    double w = (spec_.kind == PatternKind::Hotspot ? 1.0 - spec_.hotspot_fraction : 1.0) /
+               static_cast<double>(n_);
+    if (spec_.kind == PatternKind::Hotspot &&
+        std::binary_search(spec_.hotspots.begin(), spec_.hotspots.end(), dst))
+      w += spec_.hotspot_fraction / static_cast<double>(spec_.hotspots.size());
+    return w;
   }
   // Where src's packets go, as (destination, probability) pairs summing to 1 (for link load).
   void distribution(std::int64_t src, std::vector<std::pair<std::int64_t, double>>& out) const;

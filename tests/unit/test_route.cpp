@@ -342,8 +342,10 @@ TEST_CASE("routing section: round trip and strictness", "[route]") {
   s.verification = verify_routing(*b.fn, n, {});
   s.network_fingerprint = "0123456789abcdef";
   json j = to_json(s);
-  CHECK(j["params"] ==
-        json({{"dimension_order", {0, 1, 2}}, {"tie", "plus"}, {"dateline", false}}));
+  CHECK(j["params"] == json({{"dimension_order", {0, 1, 2}},
+                             {"tie", "plus"},
+                             {"dateline", false},
+                             {"dateline_vc", "from-wrap"}}));
   CHECK(j["verification"]["cdg"]["cycle"].is_array());
   ObjReader r(j, "test", "/routing");
   RoutingSection back = parse_routing(r);

@@ -2,8 +2,9 @@
 // rules, against the path computed here from coordinates alone: dimensions in order, each in
 // its shorter direction (a half-way tie: + from an even coordinate under parity, always + under
 // plus); the hop over a dimension's wrap link (S-1 -> 0 going +, 0 -> S-1 going -) and every
-// later hop in that dimension on VC 1, all other hops on VC 0. WFR without faults must take the
-// same paths on the same VCs. The tables DOR and WFR route from (topo::GridTables) are checked
+// later hop in that dimension on VC 1, all other hops on VC 0 (with dateline_vc whole-dimension:
+// every hop of a dimension whose route crosses the wrap link on VC 1). WFR without faults must take
+// the same paths on the same VCs. The tables DOR and WFR route from (topo::GridTables) are checked
 // against the network's links.
 #include "route/registry.hpp"
 #include "route/routing.hpp"
@@ -32,7 +33,8 @@ struct ExpectedHop {
 
 // The hops from a to b on a torus of shape S, from coordinates only.
 std::vector<ExpectedHop> expected_path(const std::vector<int>& S, std::vector<int> a,
-                                       const std::vector<int>& b, bool plus_tie) {
+                                       const std::vector<int>& b, bool plus_tie,
+                                       bool whole_dimension = false) {
   std::vector<ExpectedHop> hops;
   for (std::size_t d = 0; d < S.size(); ++d) {
     const int s = S[d];
@@ -48,6 +50,7 @@ std::vector<ExpectedHop> expected_path(const std::vector<int>& S, std::vector<in
       steps = ahead;
     }
     bool past_dateline = false;
+    const std::size_t first = hops.size();
     for (int k = 0; k < steps; ++k) {
       std::vector<int> next = a;
       next[d] = a[d] + dir;
@@ -56,6 +59,8 @@ std::vector<ExpectedHop> expected_path(const std::vector<int>& S, std::vector<in
       hops.push_back({a, next, past_dateline ? 1 : 0});
       a = next;
     }
+    if (whole_dimension)
+      for (std::size_t i = first; i < hops.size(); ++i) hops[i].vc = past_dateline ? 1 : 0;
   }
   REQUIRE(a == b);
   return hops;
@@ -64,14 +69,14 @@ std::vector<ExpectedHop> expected_path(const std::vector<int>& S, std::vector<in
 // Compares every pair's traced path with the expected one; returns the number of pairs that
 // differ (and reports the first few).
 std::int64_t mismatches(const RoutingFunction& fn, const topo::Network& n,
-                        const std::vector<int>& S, bool plus_tie) {
+                        const std::vector<int>& S, bool plus_tie, bool whole_dimension = false) {
   const std::vector<char> up(n.links.size(), 0);
   std::int64_t bad = 0;
   auto coord = [&](std::int64_t v) { return n.nodes[static_cast<std::size_t>(v)].coord; };
   for (std::int64_t s = 0; s < n.n_chip; ++s)
     for (std::int64_t d = 0; d < n.n_chip; ++d) {
       if (s == d) continue;
-      const auto want = expected_path(S, coord(s), coord(d), plus_tie);
+      const auto want = expected_path(S, coord(s), coord(d), plus_tie, whole_dimension);
       const Path got = trace(fn, n, up, s, d, 64);
       bool same = got.delivered && got.hops.size() == want.size();
       for (std::size_t i = 0; same && i < want.size(); ++i) {
@@ -95,6 +100,8 @@ TEST_CASE("DOR: every hop's channel and dateline VC from coordinates, 4x4x4 and 
       const bool plus = std::string(tie) == "plus";
       CHECK(mismatches(*build("dor", n, {{"tie", tie}}), n, S, plus) == 0);
       CHECK(mismatches(*build("wfr", n, {{"tie", tie}}), n, S, plus) == 0);
+      CHECK(mismatches(*build("dor", n, {{"tie", tie}, {"dateline_vc", "whole-dimension"}}), n, S,
+                       plus, true) == 0);
     }
   }
 }

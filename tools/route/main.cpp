@@ -5,6 +5,7 @@
 #include "route/load.hpp"
 #include "route/registry.hpp"
 #include "route/verify.hpp"
+#include "sim/pattern.hpp"
 
 #include <cstdio>
 #include <set>
@@ -105,8 +106,10 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
 
 int main(int argc, char** argv) {
   std::string algorithm = "dor";
-  std::string dim_order, tie, paths, vc_scheme;
+  std::string dim_order, tie, paths, vc_scheme, dateline_vc;
   bool no_dateline = false, load = false;
+  std::string load_traffic, load_hotspot;
+  std::uint64_t load_seed = 0;
   std::string emit;
   std::vector<std::string> path;
   std::string algo_help = "Routing algorithm (" + route::algorithm_names() + "; see --describe)";
@@ -145,6 +148,8 @@ int main(int argc, char** argv) {
         app.add_option("--tie", tie, route::param_help("tie"))
             ->check(CLI::IsMember(route::param_choices("tie")));
         app.add_flag("--no-dateline", no_dateline, route::param_help("dateline"));
+        app.add_option("--dateline-vc", dateline_vc, route::param_help("dateline_vc"))
+            ->check(CLI::IsMember(route::param_choices("dateline_vc")));
         app.add_option("--paths", paths, route::param_help("paths"))
             ->check(CLI::IsMember(route::param_choices("paths")));
         app.add_option("--vc-scheme", vc_scheme, route::param_help("vc_scheme"))
@@ -156,6 +161,14 @@ int main(int argc, char** argv) {
         app.add_flag("--load", load,
                      "Also compute the link load of uniform all-to-all under the routing "
                      "(routing.verification.load: busiest channel, throughput bound)");
+        app.add_option("--traffic", load_traffic,
+                       "With --load: the traffic whose load is computed, all-to-all (default) or "
+                       "a synthetic pattern of net-sim --mode flit (" +
+                           sim::pattern_names() +
+                           "); its throughput bound is then in flits per node per cycle");
+        app.add_option("--hotspot", load_hotspot,
+                       "With --traffic hotspot: NODES:FRACTION, e.g. 0,63:0.2");
+        app.add_option("--seed", load_seed, "With --traffic random-permutation: its seed");
         app.add_option("--emit", emit,
                        "Also record explicit routing: tables (per-node next hop for every "
                        "destination) or paths (every pair's channels and VCs); up to 1M pairs")
@@ -180,9 +193,14 @@ int main(int argc, char** argv) {
         }
         if (!tie.empty()) given["tie"] = tie;
         if (no_dateline) given["dateline"] = false;
+        if (!dateline_vc.empty()) given["dateline_vc"] = dateline_vc;
         if (!paths.empty()) given["paths"] = paths;
         if (!vc_scheme.empty()) given["vc_scheme"] = vc_scheme;
         json params = route::complete_params(a, given, cli);
+        if (!load && (!load_traffic.empty() || !load_hotspot.empty()))
+          fail_usage("--traffic", "--traffic and --hotspot choose the traffic of --load");
+        if (!load_hotspot.empty() && load_traffic != "hotspot")
+          fail_usage("--hotspot", "only applies to --traffic hotspot");
 
         Document d = tool::load(c);
         const topo::Network& n = d.require_network("topo-route");
@@ -201,8 +219,25 @@ int main(int argc, char** argv) {
         s.vc_count = b.fn->vc_count();
         s.verification = route::verify_routing(*b.fn, n, f);
         if (load) {
-          route::LoadReport lr = route::uniform_load(*b.fn, n, f, s.verification->hop_limit);
+          route::LoadReport lr;
           route::LoadSummary ls;
+          if (load_traffic.empty() || load_traffic == "all-to-all") {
+            lr = route::uniform_load(*b.fn, n, f, s.verification->hop_limit);
+          } else {
+            sim::PatternSpec ps;
+            ps.kind = sim::pattern_by_name(load_traffic, "--traffic");
+            ps.seed = load_seed;
+            if (ps.kind == sim::PatternKind::Hotspot) {
+              if (load_hotspot.empty())
+                fail_usage("--hotspot", "--traffic hotspot needs --hotspot NODES:FRACTION");
+              sim::parse_hotspot(load_hotspot, ps, "--hotspot");
+            }
+            const sim::Pattern pattern(ps, n);
+            lr = route::demand_load(
+                *b.fn, n, f, s.verification->hop_limit,
+                [&](std::int64_t a, std::int64_t d) { return pattern.weight(a, d); });
+            ls.traffic = load_traffic;
+          }
           ls.max = lr.max_load;
           ls.mean = lr.mean_load;
           ls.throughput_bound = lr.throughput_bound;

@@ -109,6 +109,11 @@ public:
   std::vector<Delivered>& delivered() { return delivered_; }
   std::int64_t flits_in_network() const { return flits_in_network_; } // injected, not arrived
   std::int64_t queued_packets() const { return queued_; }             // not fully injected
+  // Packets of one chip not fully injected yet (its source queue, the one in progress included).
+  std::int64_t queued_at(std::int64_t chip) const {
+    const auto c = static_cast<std::size_t>(chip);
+    return static_cast<std::int64_t>(queue_[c].size() - queue_head_[c]) + (cur_pkt_[c] >= 0);
+  }
   std::int64_t idle_cycles() const { return idle_; } // since a flit last moved or arrived
   // Flits that left through each network channel so far (by channel id).
   std::vector<std::int64_t> channel_flits() const;

@@ -20,6 +20,7 @@ FlitPoint make_point(const RunResult& r, const topo::Network& n, const std::vect
   p.deadlock_cycle = r.deadlock_cycle;
   p.packets_measured = r.packets_measured;
   p.packets_not_generated = r.packets_suppressed;
+  p.backlog_growth = r.backlog_growth;
   if (!r.channel_utilisation.empty()) {
     double sum = 0;
     std::int64_t live = 0;
@@ -64,6 +65,7 @@ json point_json(const FlitPoint& p) {
   }
   j["packets_measured"] = p.packets_measured;
   j["packets_not_generated"] = p.packets_not_generated;
+  j["source_backlog_growth_packets"] = p.backlog_growth;
   j["link_utilisation_flits_per_cycle"] = {{"max", p.link_util_max}, {"mean", p.link_util_mean}};
   if (p.channels) {
     json c = json::array();
@@ -113,6 +115,7 @@ FlitPoint parse_point(ObjReader& r) {
     }
   p.packets_measured = r.integer("packets_measured", 0);
   p.packets_not_generated = r.integer("packets_not_generated", 0);
+  p.backlog_growth = r.integer("source_backlog_growth_packets");
   ObjReader u = r.object("link_utilisation_flits_per_cycle");
   p.link_util_max = nonneg(u, "max");
   p.link_util_mean = nonneg(u, "mean");
@@ -167,9 +170,11 @@ json to_json(const FlitReport& r) {
   } else if (!r.points.empty()) {
     j.update(point_json(r.points.front()));
   }
-  if (r.saturation_rate) {
-    j["saturation"] = {{"rate_flits_per_node_cycle", *r.saturation_rate},
-                       {"zero_load_latency_cycles", r.saturation_zero_load.value_or(0)}};
+  if (r.saturation) {
+    j["saturation"] = {{"rate_flits_per_node_cycle", r.saturation->rate},
+                       {"highest_stable_rate", r.saturation->highest_stable},
+                       {"lowest_saturated_rate", r.saturation->lowest_saturated},
+                       {"zero_load_latency_cycles", r.saturation->zero_load}};
   }
   j["network_fingerprint"] = r.network_fingerprint;
   return j;
@@ -221,8 +226,15 @@ FlitReport parse_flit_report(ObjReader& r) {
     f.points.push_back(parse_point(r));
   }
   if (auto s = r.object_opt("saturation")) {
-    f.saturation_rate = nonneg(*s, "rate_flits_per_node_cycle");
-    f.saturation_zero_load = nonneg(*s, "zero_load_latency_cycles");
+    FlitReport::Saturation sat;
+    sat.rate = nonneg(*s, "rate_flits_per_node_cycle");
+    sat.highest_stable = nonneg(*s, "highest_stable_rate");
+    sat.lowest_saturated = nonneg(*s, "lowest_saturated_rate");
+    sat.zero_load = nonneg(*s, "zero_load_latency_cycles");
+    if (!(sat.highest_stable <= sat.rate && sat.rate <= sat.lowest_saturated))
+      s->fail("rate_flits_per_node_cycle", "must lie between highest_stable_rate and "
+                                           "lowest_saturated_rate");
+    f.saturation = sat;
     s->done();
   }
   f.network_fingerprint = r.string("network_fingerprint");

@@ -19,6 +19,7 @@ struct FlitPoint {
   std::string status = "ok", status_detail;
   std::vector<WaitHop> deadlock_cycle;
   std::int64_t packets_measured = 0, packets_not_generated = 0;
+  std::int64_t backlog_growth = 0; // the most a source queue grew over the window, packets
   double link_util_max = 0, link_util_mean = 0; // flits per cycle per live channel, in the window
   struct ChannelUse {
     std::int64_t link = 0, from = 0, to = 0;
@@ -44,8 +45,13 @@ struct FlitReport {
   std::optional<double> zero_load_cycles; // the model's closed form for this traffic
   bool sweep = false;                     // several rates: `points`; else the one point inline
   std::vector<FlitPoint> points;
-  std::optional<double> saturation_rate;      // --find-saturation
-  std::optional<double> saturation_zero_load; // its measured zero-load latency
+  struct Saturation {
+    double rate = 0;             // the estimate: the middle of the bracket
+    double highest_stable = 0;   // the bracket the search ended with
+    double lowest_saturated = 0; //
+    double zero_load = 0;        // the measured zero-load latency the criterion used
+  };
+  std::optional<Saturation> saturation; // --find-saturation
   std::string network_fingerprint;
 };
 

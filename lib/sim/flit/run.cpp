@@ -74,7 +74,7 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
   std::int64_t created_flits = 0, accepted_flits = 0, outstanding = 0;
   std::vector<std::int64_t> lat;
   double lat_sum = 0, net_lat_sum = 0, hops_sum = 0;
-  std::vector<std::int64_t> channel_at_w0;
+  std::vector<std::int64_t> channel_at_w0, backlog_at_w0(z(N), 0);
   auto account = [&](std::int64_t now) {
     for (const Delivered& d : e.delivered()) {
       if (now > w0 && now <= w1) accepted_flits += d.flits;
@@ -104,7 +104,10 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
       res.status_detail = "the source queues grew past " + std::to_string(queue_limit) + " packets";
       break;
     }
-    if (t == w0) channel_at_w0 = e.channel_flits();
+    if (t == w0) {
+      channel_at_w0 = e.channel_flits();
+      for (std::int64_t c : sources) backlog_at_w0[z(c)] = e.queued_at(c);
+    }
     for (std::int64_t c : sources) {
       std::int64_t& np = next_packet[z(c)];
       while (np == t) {
@@ -121,6 +124,8 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
     e.step();
     account(e.now());
     if (t + 1 == w1) {
+      for (std::int64_t c : sources)
+        res.backlog_growth = std::max(res.backlog_growth, e.queued_at(c) - backlog_at_w0[z(c)]);
       std::vector<std::int64_t> now_flits = e.channel_flits();
       res.channel_utilisation.assign(now_flits.size(), 0.0);
       for (std::size_t k = 0; k < now_flits.size(); ++k)
@@ -168,6 +173,11 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
   if (res.status == "ok" && res.accepted < 0.95 * res.offered && res.offered > 0) {
     res.status = "saturated";
     res.status_detail = "accepted throughput fell below 95% of the offered load";
+  }
+  if (res.status == "ok" && res.backlog_growth * traffic.packet_flits > kBacklogGrowthFlits) {
+    res.status = "saturated";
+    res.status_detail = "a source queue grew by " + std::to_string(res.backlog_growth) +
+                        " packets over the measurement window";
   }
   if (res.status == "ok" && res.latency.mean > latency_limit) {
     res.status = "saturated";
@@ -247,7 +257,9 @@ SaturationSearch find_saturation(const Fabric& f, const Pattern& pattern,
     lo = new_lo;
     hi = new_hi;
   }
-  s.saturation_rate = hi;
+  s.highest_stable = lo;
+  s.lowest_saturated = hi;
+  s.saturation_rate = (lo + hi) / 2;
   std::sort(s.runs.begin(), s.runs.end(),
             [](const RunResult& a, const RunResult& b) { return a.rate < b.rate; });
   return s;

@@ -42,6 +42,13 @@ struct LatencyStats {
   std::int64_t p50 = 0, p99 = 0, max = 0;
 };
 
+// A run is saturated when some source queue grows by more than this many flits over the
+// measurement window: a stable queue comes back (on the 8x8 mesh under uniform traffic at 96% of
+// saturation the largest growth is 8 flits, P = 4), one whose flows the network cannot carry grows
+// without bound (a permutation saturates the few flows through its busiest channel first, long
+// before the mean latency shows it).
+inline constexpr std::int64_t kBacklogGrowthFlits = 64;
+
 struct RunResult {
   double rate = 0;      // asked for
   double offered = 0;   // flits created per live chip per cycle in the window (to reachable chips)
@@ -53,6 +60,9 @@ struct RunResult {
   std::string status = "ok";  // ok | saturated | deadlock
   std::string status_detail;  // why, in words
   std::vector<WaitHop> deadlock_cycle;
+  // The most any source's queue grew over the window, in packets: a flow the network cannot
+  // carry grows its source queue without bound (a permutation saturates a few flows first).
+  std::int64_t backlog_growth = 0;
   std::int64_t packets_measured = 0;
   std::int64_t packets_suppressed = 0;     // not generated: the routing does not connect the pair
   std::vector<double> channel_utilisation; // flits per cycle per channel in the window
@@ -70,10 +80,14 @@ std::vector<RunResult> run_sweep(const Fabric& f, const Pattern& pattern,
 
 // The saturation rate: the lowest offered load at which the mean latency reaches
 // `latency_factor` times the zero-load latency (measured at `zero_load_rate`) or the run is not
-// ok, found by interval search on [0, 1] to `resolution`. Every run made is returned in `runs`
+// ok (a run is saturated, among other reasons, when a source queue grows by more than
+// kBacklogGrowthFlits over the window: the network does not carry that source's flows); found
+// by interval search on [0, 1] to `resolution`. Every run made is returned in `runs`
 // (sorted by rate), the zero-load run first.
 struct SaturationSearch {
-  double saturation_rate = 0;
+  double saturation_rate = 0;  // the middle of the final bracket: within resolution / 2
+  double highest_stable = 0;   // the bracket: the highest rate measured not saturated
+  double lowest_saturated = 0; // and the lowest measured saturated
   double zero_load_latency = 0;
   std::vector<RunResult> runs;
 };

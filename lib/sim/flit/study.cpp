@@ -194,8 +194,8 @@ FlitReport run_study(const topo::Network& n, const topo::Faults& faults,
         find_saturation(fabric, pattern, o.traffic, o.measure, o.saturation_resolution,
                         o.saturation_latency_factor, o.zero_load_rate, o.threads, progress);
     r.sweep = true;
-    r.saturation_rate = s.saturation_rate;
-    r.saturation_zero_load = s.zero_load_latency;
+    r.saturation = FlitReport::Saturation{s.saturation_rate, s.highest_stable, s.lowest_saturated,
+                                          s.zero_load_latency};
     for (const RunResult& x : s.runs)
       r.points.push_back(make_point(x, n, down_links, o.measure.link_stats));
   } else if (!o.sweep.empty()) {
