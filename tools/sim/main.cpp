@@ -52,8 +52,10 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
                  "Several rates, one run (and one CSV row) each: FROM:TO:STEP or R1,R2,...")
       ->group(g);
   app.add_flag("--find-saturation", f.find_saturation,
-               "Search the saturation rate (latency reaches 3x the zero-load latency, or the run "
-               "saturates) to 0.005")
+               "Search the saturation rate to 0.005: the first rate whose mean latency reaches 3x "
+               "the zero-load latency, or whose run saturates (a source queue grows by more than "
+               "64 flits over the window, accepted < 95% of offered, ...); reported as the middle "
+               "of the final bracket")
       ->group(g);
   app.add_option("--packet-flits", f.packet_flits, "Packet size in flits (default 1)")->group(g);
   app.add_option("--flit-bytes", f.flit_bytes,
@@ -188,12 +190,20 @@ int main(int argc, char** argv) {
       "over its hops) plus bytes at its max-min fair share of every link it crosses; a step\n"
       "starts when the steps it depends on have finished (so each store-and-forward step of a\n"
       "schedule pays the per-hop latency again).\n\n"
+      "Flit mode: cycle-level input-queued routers with virtual channels, credits and\n"
+      "wormhole switching (every family; switches are routers, chips attach as BookSim's\n"
+      "nodes), driven by synthetic traffic over the document's routing: latency, throughput,\n"
+      "saturation and deadlock, one JSON report or one CSV row per rate.\n\n"
       "Examples:\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
       "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB \\\n"
       "    | net-sim --mode analytic\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
-      "    | net-sim --traffic all-to-all --bytes 64MiB --format csv\n",
+      "    | net-sim --traffic all-to-all --bytes 64MiB --format csv\n"
+      "  topo-enum -n 64 --family mesh | topo-gen --pick 'mesh:8x8/b1x1' | topo-route \\\n"
+      "    | net-sim --mode flit --router booksim --traffic uniform --sweep 0.05:0.35:0.05 \\\n"
+      "      --packet-flits 4 --format csv\n"
+      "  net-sim -i routed.json --mode flit --traffic transpose --find-saturation\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
