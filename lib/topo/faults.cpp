@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -38,18 +39,23 @@ std::int64_t resolve_chip(const Network& n, const std::string& text, const std::
   if (t.size() >= 2 && t.front() == '(' && t.back() == ')') {
     std::vector<int> c;
     std::string cur;
+    // A coordinate of up to 12 digits fits an int64; one past an int's range names no chip.
+    auto coordinate = [&](const std::string& digits) {
+      if (!all_digits(digits)) fail_usage(opt, "bad coordinates '" + text + "'");
+      const std::int64_t v = std::stoll(digits);
+      if (v > std::numeric_limits<int>::max()) fail_usage(opt, "no chip at " + text);
+      c.push_back(static_cast<int>(v));
+    };
     for (std::size_t i = 1; i + 1 <= t.size() - 1; ++i) {
       char ch = t[i];
       if (ch == ',') {
-        if (!all_digits(cur)) fail_usage(opt, "bad coordinates '" + text + "'");
-        c.push_back(std::stoi(cur));
+        coordinate(cur);
         cur.clear();
       } else {
         cur += ch;
       }
     }
-    if (!all_digits(cur)) fail_usage(opt, "bad coordinates '" + text + "'");
-    c.push_back(std::stoi(cur));
+    coordinate(cur);
     for (std::int64_t id = 0; id < n.n_chip; ++id)
       if (n.nodes[static_cast<std::size_t>(id)].coord == c) return id;
     fail_usage(opt, "no chip at " + text);

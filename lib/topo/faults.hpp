@@ -1,5 +1,6 @@
 // Faults requested on the command line -> the faults section. Deterministic for a seed.
 #pragma once
+#include "core/random.hpp" // SplitMix64: the random faults' generator
 #include "topo/network.hpp"
 
 #include <cstdint>
@@ -39,28 +40,5 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs);
 // among the links not failed yet. A network holds one random draw: asking for random links
 // when `existing` already has some is Error(Usage) at --fail-random-links.
 Faults make_faults(const Network& n, const FaultRequest& req, const Faults* existing = nullptr);
-
-// A small, fully specified generator (SplitMix64), so seeds mean the same on every platform.
-class SplitMix64 {
-public:
-  explicit SplitMix64(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, bound), bound > 0, without modulo bias.
-  std::uint64_t below(std::uint64_t bound) {
-    std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    for (;;) {
-      std::uint64_t x = next();
-      if (x < limit) return x % bound;
-    }
-  }
-
-private:
-  std::uint64_t s_;
-};
 
 } // namespace icnkit::topo

@@ -1,6 +1,7 @@
 #include "topo/network.hpp"
 
 #include "core/fingerprint.hpp"
+#include "core/units.hpp"
 
 #include <algorithm>
 
@@ -190,9 +191,14 @@ Network parse_network(ObjReader& r) {
     auto k = parse_link_kind(kind);
     if (!k) o.fail("kind", "expected c2c, b2b, r2r or p2p");
     l.kind = *k;
+    // The bounds the command line's units apply (core/units.hpp): outside them a figure is a
+    // typo, and the simulators' arithmetic would overflow to inf or lose every digit.
     l.bandwidth_bytes_per_s = o.positive("bandwidth_bytes_per_s");
+    if (l.bandwidth_bytes_per_s < kLinkBandwidthMin || l.bandwidth_bytes_per_s > kLinkBandwidthMax)
+      o.fail("bandwidth_bytes_per_s", "must lie between 1 KB/s and 1 PB/s (1e3 .. 1e15 bytes/s)");
     l.latency_s = o.number("latency_s");
     if (l.latency_s < 0) o.fail("latency_s", "latency must not be negative");
+    if (l.latency_s > kLinkLatencyMax) o.fail("latency_s", "must be at most 1 s");
     if (auto d = o.integer_opt("dim", 0, 63)) {
       l.dim = static_cast<int>(*d);
       l.dir = static_cast<int>(o.integer("dir", -1, 1));

@@ -34,3 +34,18 @@ TEST_CASE("fuzz: a seed above 2^63 is written and read back (provenance, faults)
     CHECK(test::kind_of([&] { parse_document(t, "t"); }) == ErrorKind::Input);
   }
 }
+
+TEST_CASE("fuzz: a fault's coordinate past an int's range is a usage error, not stoi's throw",
+          "[fuzz]") {
+  // fuzz_options: --fail-chip '(32,10,5,11444444444)' threw std::out_of_range from std::stoi.
+  const topo::Network n = test::torus_of("4x4x4");
+  for (const char* spec : {"(32,10,5,11444444444)", "(1,1,99999999999)", "(1,2147483648,0)"}) {
+    INFO(spec);
+    topo::FaultRequest chip;
+    chip.chips.push_back(spec);
+    CHECK(test::kind_of([&] { topo::make_faults(n, chip); }) == ErrorKind::Usage);
+    topo::FaultRequest link;
+    link.links.push_back(std::string(spec) + "-(0,0,0)");
+    CHECK(test::kind_of([&] { topo::make_faults(n, link); }) == ErrorKind::Usage);
+  }
+}

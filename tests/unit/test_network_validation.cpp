@@ -121,6 +121,27 @@ TEST_CASE("validation: every generated network of every family reads back", "[va
   CHECK_FALSE(refusal(text_of(twisted_4x4x8())));
 }
 
+TEST_CASE("validation: link bandwidth and latency within the units' physical bounds",
+          "[validation]") {
+  // A document written by hand or by another program: 1e308 s used to reach net-sim, whose
+  // schedule then "formed a cycle" and printed inf.
+  const Network good = test::grid_network("mesh", {4, 4}, {1, 1});
+  CHECK_FALSE(refusal(text_of(good)));
+  Network n = good;
+  n.links[5].latency_s = 1e308;
+  expect_refused(n, "t:/network/links/5/latency_s", "at most 1 s");
+  n = good;
+  n.links[5].latency_s = 1.0; // the bound itself is a latency
+  CHECK_FALSE(refusal(text_of(n)));
+  n.links[7].bandwidth_bytes_per_s = 1e-300;
+  expect_refused(n, "t:/network/links/7/bandwidth_bytes_per_s", "between 1 KB/s and 1 PB/s");
+  n = good;
+  n.links[7].bandwidth_bytes_per_s = 2e15;
+  expect_refused(n, "t:/network/links/7/bandwidth_bytes_per_s", "between 1 KB/s and 1 PB/s");
+  n.links[7].bandwidth_bytes_per_s = 1e15;
+  CHECK_FALSE(refusal(text_of(n)));
+}
+
 TEST_CASE("validation: mesh links against the geometry (swapped, flipped dir or dim, moved)",
           "[validation]") {
   // 4x4 mesh, links in (chip, dimension) order skipping the last layer: chip 0 has links 0

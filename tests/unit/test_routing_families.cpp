@@ -627,7 +627,7 @@ TEST_CASE("FTHOE: random faults and non-square meshes against the HOE BFS", "[ro
   for (std::vector<int> S : {std::vector<int>{8, 8}, {7, 5}, {6, 9}}) {
     auto n = mesh(S);
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      topo::SplitMix64 rng(seed * 7919 + static_cast<std::uint64_t>(S[0]));
+      SplitMix64 rng(seed * 7919 + static_cast<std::uint64_t>(S[0]));
       std::vector<std::int64_t> links, chips;
       for (std::uint64_t i = 0; i < seed; ++i)
         links.push_back(static_cast<std::int64_t>(rng.below(n.links.size())));
