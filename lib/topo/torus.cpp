@@ -75,7 +75,8 @@ std::pair<Context, Candidate> torus_from_shape(const std::string& shape, const s
   }
   for (int v : p.board_shape) {
     if (v < 1) fail_usage(where, "board sizes must be positive: '" + shape + "'");
-    cpb *= v;
+    cpb *= v; // at most 2^20 x 10^7 here: no overflow before the check
+    if (cpb > n) fail_usage(where, "the board has more chips than the torus: '" + shape + "'");
   }
   Context ctx;
   ctx.n_chip = n;

@@ -2,6 +2,7 @@
 // finding, each with an input that reproduced it. The inputs also stay in the seed corpora.
 #include "doc/document.hpp"
 #include "topo/faults.hpp"
+#include "topo/torus.hpp"
 
 #include "support.hpp"
 #include <catch2/catch.hpp>
@@ -11,7 +12,9 @@ using namespace icnkit;
 TEST_CASE("fuzz: a seed above 2^63 is written and read back (provenance, faults)", "[fuzz]") {
   // The command line takes any unsigned 64-bit seed; the reader took only int64's.
   Document d;
-  d.provenance.push_back({"topo-gen", "0", {"topo-gen", "--seed", "18446744073709551615"},
+  d.provenance.push_back({"topo-gen",
+                          "0",
+                          {"topo-gen", "--seed", "18446744073709551615"},
                           std::uint64_t{18446744073709551615u}});
   d.network = test::torus_of("4x4");
   topo::FaultRequest r;
@@ -48,4 +51,15 @@ TEST_CASE("fuzz: a fault's coordinate past an int's range is a usage error, not 
     link.links.push_back(std::string(spec) + "-(0,0,0)");
     CHECK(test::kind_of([&] { topo::make_faults(n, link); }) == ErrorKind::Usage);
   }
+}
+
+TEST_CASE("fuzz: a torus board shape whose product overflows is a usage error", "[fuzz]") {
+  // fuzz_options: --torus '45055x8/b2x272755x27x44x82x227x44x82x227x2x2' multiplied the board's
+  // sizes past int64 (undefined behaviour) before any check.
+  for (const char* shape :
+       {"45055x8/b2x272755x27x44x82x227x44x82x227x2x2", "4x4/b5x5", "4x4/b4x4x4"}) {
+    INFO(shape);
+    CHECK(test::kind_of([&] { topo::torus_from_shape(shape, "--torus"); }) == ErrorKind::Usage);
+  }
+  CHECK_NOTHROW(topo::torus_from_shape("4x4/b4x4", "--torus"));
 }
