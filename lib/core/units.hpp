@@ -1,4 +1,4 @@
-// Human units on the command line -> SI base units in documents (DESIGN.md §2).
+// Human units on the command line -> SI base units in documents (README, "The document").
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // Dimension-order routing (DOR) on the torus, with dateline virtual channels
-// (shared/reference/algorithms.md §7; seeds/dimension-order-routing).
+// (Dally and Seitz's dateline; README, "Models and decisions").
 #pragma once
 #include "route/routing.hpp"
 #include "topo/mesh.hpp"

@@ -16,10 +16,10 @@
 
 namespace icnkit::topo {
 
-// Coordinates, neighbours and links of a generated mesh. Chip ids as DESIGN.md fixes them:
-// id = x0 + S0*(x1 + S1*x2). Chip c has a link in + direction of dimension d iff
-// x_d(c) < S_d - 1 (no wrap-around, so a size-2 dimension has a single link per pair).
-// Link ids are dense in (chip, dimension) order, skipping the missing links:
+// Coordinates, neighbours and links of a generated mesh. Chip ids as the document format fixes
+// them: id = x0 + S0*(x1 + S1*x2). Chip c has a link in + direction of dimension d iff x_d(c) < S_d
+// - 1 (no wrap-around, so a size-2 dimension has a single link per pair). Link ids are dense in
+// (chip, dimension) order, skipping the missing links:
 //   link(c, d, +1) = sum over d' of |{c' < c : x_d'(c') < S_d' - 1}|
 //                    + |{d' < d : x_d'(c) < S_d' - 1}|
 // computed in O(D) (the first sum counts, per dimension, the chips below c that are not on

@@ -60,7 +60,7 @@ void check_switches(const Network& n, const NetworkSite& at, const std::vector<s
 void check_no_coordinates(const Network& n, const NetworkSite& at, std::int64_t first,
                           std::int64_t last);
 // Nodes first .. first + g.count() - 1 sit at the coordinates of their index in grid g, in the
-// row-major order DESIGN.md fixes (id = x0 + S0*(x1 + S1*x2)): the right number of
+// row-major order the document format fixes (id = x0 + S0*(x1 + S1*x2)): the right number of
 // coordinates, each inside its dimension, no two nodes at one place.
 void check_grid_coordinates(const Network& n, const NetworkSite& at, const TorusGeometry& g,
                             std::int64_t first, const std::string& shape);

@@ -1,4 +1,4 @@
-// Coordinates, neighbours and links of a generated torus, in the ids DESIGN.md fixes:
+// Coordinates, neighbours and links of a generated torus, in the ids the document format fixes:
 // chip id = x0 + S0*(x1 + S1*x2); the link leaving chip c in + direction of dimension d is c*D + d.
 #pragma once
 #include "topo/network.hpp"

@@ -459,7 +459,7 @@ void check_fthoe(const topo::Network& net, int n /* columns */, const topo::Faul
   CHECK(not_minimal == 0);
 }
 
-// Chips of a torus by coordinates (id = x0 + S0*(x1 + S1*x2), as DESIGN.md fixes).
+// Chips of a torus by coordinates (id = x0 + S0*(x1 + S1*x2), as the document format fixes).
 std::int64_t tid(const std::vector<int>& S, std::vector<int> c) {
   std::int64_t id = 0, stride = 1;
   for (std::size_t d = 0; d < S.size(); ++d) {
