@@ -59,6 +59,24 @@ RunResult run(const Fabric& f, sim::PatternKind k, double rate, int flits,
   return run_once(f, p, t, m);
 }
 
+// BookSim's latency at each rate for 1- and 4-flit packets: uniform runs must match it within
+// 1 cycle + 3%, ok, with accepted = offered.
+struct CurvePoint {
+  double rate, p1, p4;
+};
+void check_curve(const Fabric& f, const std::vector<CurvePoint>& ref) {
+  MeasureParams m = quick(3000, 10000);
+  for (const CurvePoint& p : ref)
+    for (int P : {1, 4}) {
+      const double want = P == 1 ? p.p1 : p.p4;
+      RunResult r = run(f, sim::PatternKind::Uniform, p.rate, P, m);
+      INFO("rate " << p.rate << " P=" << P << ": " << r.latency.mean << " vs BookSim " << want);
+      CHECK(r.status == "ok");
+      CHECK(std::abs(r.latency.mean - want) <= 1 + 0.03 * want);
+      CHECK(r.accepted == Approx(r.offered).epsilon(0.02));
+    }
+}
+
 // BookSim's accounting on a network whose chips route: 2 cycles from creation to the first
 // router's buffer, VA + SA + ST at each of the H routers, L per link between them, 1 for the
 // ejection channel, and the body flits one per cycle behind the head.
@@ -158,24 +176,12 @@ TEST_CASE("flit: zero-load latency equals the closed form (8x8 mesh and torus)",
 
 TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 mesh curve", "[flit]") {
   // BookSim 2.0 (IQ router, dor, 2 VCs x 8 flits, iSLIP x2), seed 0: average packet latency.
-  struct Point {
-    double rate, p1, p4;
-  };
-  const Point ref[] = {
+  const std::vector<CurvePoint> ref = {
       {0.05, 27.03, 30.32}, {0.15, 27.63, 32.28}, {0.25, 28.53, 35.94}, {0.35, 32.53, 47.88}};
   auto n = test::grid_network("mesh", {8, 8}, {1, 1});
   auto fn = routing("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
-  MeasureParams m = quick(3000, 10000);
-  for (const Point& p : ref)
-    for (int P : {1, 4}) {
-      const double want = P == 1 ? p.p1 : p.p4;
-      RunResult r = run(f, sim::PatternKind::Uniform, p.rate, P, m);
-      INFO("rate " << p.rate << " P=" << P << ": " << r.latency.mean << " vs BookSim " << want);
-      CHECK(r.status == "ok");
-      CHECK(std::abs(r.latency.mean - want) <= 1 + 0.03 * want);
-      CHECK(r.accepted == Approx(r.offered).epsilon(0.02));
-    }
+  check_curve(f, ref);
 }
 
 TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 torus curve", "[flit]") {
@@ -183,24 +189,12 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 torus curve", "[fli
   // mean of seeds 0 and 1: average packet latency. BookSim's torus links take 2 cycles (its
   // kncube channels carry a latency of 2), and its dim_order_torus picks a dateline VC class per
   // dimension: VC 1 for the whole dimension when the route wraps in it.
-  struct Point {
-    double rate, p1, p4;
-  };
-  const Point ref[] = {
+  const std::vector<CurvePoint> ref = {
       {0.05, 26.23, 29.43}, {0.15, 27.08, 31.15}, {0.25, 29.06, 34.30}, {0.30, 32.14, 37.62}};
   auto n = test::grid_network("torus", {8, 8}, {1, 1});
   auto fn = routing("dor", n, {}, {{"dateline_vc", "whole-dimension"}});
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 2));
-  MeasureParams m = quick(3000, 10000);
-  for (const Point& p : ref)
-    for (int P : {1, 4}) {
-      const double want = P == 1 ? p.p1 : p.p4;
-      RunResult r = run(f, sim::PatternKind::Uniform, p.rate, P, m);
-      INFO("rate " << p.rate << " P=" << P << ": " << r.latency.mean << " vs BookSim " << want);
-      CHECK(r.status == "ok");
-      CHECK(std::abs(r.latency.mean - want) <= 1 + 0.03 * want);
-      CHECK(r.accepted == Approx(r.offered).epsilon(0.02));
-    }
+  check_curve(f, ref);
 }
 
 TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound", "[flit]") {
