@@ -153,6 +153,15 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
   for (std::size_t o = 0; o < out_down_.size(); ++o)
     if (out_down_[o] >= 0) in_up_[z(out_down_[o])] = static_cast<std::int32_t>(o);
 
+  out_hot_.resize(out_down_.size());
+  for (std::size_t o = 0; o < out_down_.size(); ++o)
+    out_hot_[o] = {out_down_[o] >= 0 ? out_down_[o] * p_.vcs : -1 - out_sink_[o],
+                   p_.sa_delay + p_.st_delay + out_latency_[o], out_channel_[o] >= 0 ? 1 : 0};
+  in_hot_.resize(in_router_.size());
+  for (std::size_t u = 0; u < in_router_.size(); ++u)
+    in_hot_[u] = {in_router_[u], in_up_[u] * p_.vcs,
+                  p_.st_delay + out_latency_[z(in_up_[u])] + p_.credit_delay - 1};
+
   int horizon = 2;
   for (int l : out_latency_) max_latency_ = std::max(max_latency_, l);
   for (int l : out_latency_)
@@ -293,7 +302,7 @@ void Engine::deliver_flit(std::int32_t target, std::uint32_t flit) {
   buf_[iv * z(B_) + (iv_[iv].head + iv_[iv].count) % z(B_)] = flit;
   if (++iv_[iv].count == 1 && iv_[iv].state == kActive)
     set_candidate(static_cast<std::int32_t>(iv / z(V_)), static_cast<int>(iv % z(V_)));
-  const std::int32_t r = F_.in_router_[iv / z(V_)];
+  const std::int32_t r = F_.in_hot_[iv / z(V_)].router;
   if (iv_[iv].state == kIdle) {
     iv_[iv].state = kRouting;
     iv_[iv].ready = now_ + F_.p_.routing_delay;
@@ -408,21 +417,55 @@ void Engine::islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr
   auto dist = [](std::uint32_t x, std::uint32_t ptr, std::uint32_t n) {
     return x >= ptr ? x - ptr : x + n - ptr;
   };
-  // No two requests share an input or an output (the common case at low and moderate load):
-  // every output grants its one request and every input accepts it, in the first iteration.
-  bool disjoint = R <= 16;
-  for (std::size_t a = 0; disjoint && a < R; ++a)
-    for (std::size_t b = a + 1; b < R; ++b)
-      if (reqs_[a].in == reqs_[b].in || reqs_[a].out == reqs_[b].out) {
-        disjoint = false;
-        break;
-      }
+  // The pointer one past x, round-robin over n (without a branch: it is unpredictable).
+  auto next = [](std::uint32_t x, std::uint32_t n) { return (x + 1) * (x + 1 != n); };
+  // How the requests are shaped: no two share an input or an output (the common case at low
+  // and moderate load), or all come from one input, or all go to one output.
+  bool disjoint, one_in, one_out;
+  if (NI <= 64 && NO <= 64) {
+    std::uint64_t ins = 0, outs = 0, again = 0; // again: an input or output seen twice
+    for (const Req& q : reqs_) {
+      const std::uint64_t i = std::uint64_t{1} << q.in, o = std::uint64_t{1} << q.out;
+      again |= (ins & i) | (outs & o);
+      ins |= i, outs |= o;
+    }
+    disjoint = again == 0;
+    one_in = (ins & (ins - 1)) == 0;
+    one_out = (outs & (outs - 1)) == 0;
+  } else {
+    disjoint = R <= 16;
+    for (std::size_t a = 0; disjoint && a < R; ++a)
+      for (std::size_t b = a + 1; b < R; ++b)
+        disjoint &= reqs_[a].in != reqs_[b].in && reqs_[a].out != reqs_[b].out;
+    one_in = one_out = true;
+    for (const Req& q : reqs_) one_in &= q.in == reqs_[0].in, one_out &= q.out == reqs_[0].out;
+  }
+  // Disjoint: every output grants its one request and every input accepts it, in the first
+  // iteration.
   if (disjoint) {
     for (const Req& q : reqs_) {
       matches_.push_back(q);
-      gptr[q.out] = q.in + 1 == NI ? 0 : q.in + 1;
-      aptr[q.in] = q.out + 1 == NO ? 0 : q.out + 1;
+      gptr[q.out] = next(q.in, NI);
+      aptr[q.in] = next(q.out, NO);
     }
+    return;
+  }
+  // One input asking for several outputs (a head asking for the free VCs of its class), or
+  // several inputs asking for one output: every output grants (the only input it is asked by /
+  // the first from its pointer) and the input accepts (the first from its pointer / its only
+  // grant); one match, in the first iteration.
+  if (one_in || one_out) {
+    const std::uint32_t ptr = one_in ? aptr[reqs_[0].in] : gptr[reqs_[0].out];
+    const std::uint32_t N = one_in ? NO : NI;
+    const Req* best = nullptr;
+    std::uint32_t best_d = 0;
+    for (const Req& q : reqs_) {
+      const std::uint32_t d = dist(one_in ? q.out : q.in, ptr, N);
+      if (!best || d < best_d) best = &q, best_d = d;
+    }
+    matches_.push_back(*best);
+    gptr[best->out] = next(best->in, NI);
+    aptr[best->in] = next(best->out, NO);
     return;
   }
   if (NI <= 64 && NO <= 64) {
@@ -474,23 +517,21 @@ void Engine::send(std::int32_t unit, int vc) {
   const std::uint32_t flit = buf_[i * z(B_) + in.head];
   in.head = static_cast<std::uint16_t>(in.head + 1 == B_ ? 0 : in.head + 1);
   if (--in.count == 0 || (flit & 1)) clear_candidate(unit, vc);
-  --router_flits_[z(F_.in_router_[z(unit)])];
+  const Fabric::InHot& ih = F_.in_hot_[z(unit)];
+  --router_flits_[z(ih.router)];
   const std::int32_t ovc = in.out_vc;
   const std::int32_t o = in.out_unit;
-  const RouterParams& P = F_.p_;
-  const std::int64_t arrive = now_ + P.sa_delay + P.st_delay + F_.out_latency_[z(o)];
-  const std::int32_t down = F_.out_down_[z(o)];
-  if (down >= 0) {
+  const Fabric::OutHot& oh = F_.out_hot_[z(o)];
+  if (oh.target >= 0) {
     --ov_[z(ovc)].credits;
-    schedule_flit(arrive, down * V_ + (ovc - o * V_), flit);
+    schedule_flit(now_ + oh.lag, oh.target + (ovc - o * V_), flit);
   } else {
-    schedule_flit(arrive, -1 - F_.out_sink_[z(o)], flit);
+    schedule_flit(now_ + oh.lag, oh.target, flit);
   }
   ++out_flits_[z(o)];
-  if ((flit & 2) && F_.out_channel_[z(o)] >= 0) ++packets_[flit >> 2].hops;
+  if ((flit & 2) && oh.link) ++packets_[flit >> 2].hops;
   // The buffer slot is free again upstream.
-  const std::int32_t up = F_.in_up_[z(unit)];
-  schedule_credit(now_ + P.st_delay + F_.out_latency_[z(up)] + P.credit_delay - 1, up * V_ + vc);
+  schedule_credit(now_ + ih.credit_lag, ih.credit_ovc + vc);
   moved_ = true;
   if (flit & 1) { // the tail: the output VC is released, the input VC takes the next packet
     release_out_vc(ovc);
@@ -498,8 +539,8 @@ void Engine::send(std::int32_t unit, int vc) {
     in.out_unit = -1;
     if (in.count > 0) {
       in.state = kRouting;
-      in.ready = now_ + 1 + P.routing_delay;
-      ++router_va_[z(F_.in_router_[z(unit)])];
+      in.ready = now_ + 1 + F_.p_.routing_delay;
+      ++router_va_[z(ih.router)];
     } else {
       in.state = kIdle;
     }
@@ -558,29 +599,36 @@ void Engine::router_step(std::int32_t r) {
   for (std::int32_t w = w0; w < w1; ++w)
     for (std::uint64_t ports = router_ports_[z(w)]; ports != 0; ports &= ports - 1) {
       const std::int32_t u = ib + (w - w0) * 64 + std::countr_zero(ports);
-      const std::uint64_t mask = port_mask_[z(u)];
       const int rr = static_cast<int>(sw_rr_[z(u)]);
       const std::size_t first = reqs_.size();
-      // The VCs in round-robin order from rr: those at or above it, then those below.
-      const std::uint64_t hi = mask & (~std::uint64_t{0} << rr), lo = mask & ~hi;
-      for (std::uint64_t part : {hi, lo})
-        for (; part != 0; part &= part - 1) {
-          const int v = std::countr_zero(part);
-          const InVc& in = iv_[z(u) * z(V_) + z(v)];
-          if (in.ready > now_) continue;
-          const std::int32_t o = in.out_unit;
-          if (ov_[z(in.out_vc)].credits <= 0 && F_.out_down_[z(o)] >= 0) continue;
-          const auto lo_out = static_cast<std::uint32_t>(o - ob);
+      std::uint64_t seen = 0; // outputs this port already asks for (when there are <= 64)
+      // The VCs in round-robin order from rr: rotated right by rr, the VCs at or above rr come
+      // first (bits 0 ..), those below it last (bits 64 - rr ..).
+      for (std::uint64_t m = std::rotr(port_mask_[z(u)], rr); m != 0; m &= m - 1) {
+        const int v = (std::countr_zero(m) + rr) & 63;
+        const InVc& in = iv_[z(u) * z(V_) + z(v)];
+        if (in.ready > now_) continue;
+        const std::int32_t o = in.out_unit;
+        if (ov_[z(in.out_vc)].credits <= 0 && F_.out_hot_[z(o)].target >= 0) continue;
+        const auto lo_out = static_cast<std::uint32_t>(o - ob);
+        if (n_out <= 64) {
+          const std::uint64_t bit = std::uint64_t{1} << lo_out;
+          if (seen & bit) continue;
+          seen |= bit;
+        } else {
           bool dup = false;
           for (std::size_t q = first; q < reqs_.size(); ++q) dup |= reqs_[q].out == lo_out;
-          if (!dup) reqs_.push_back({static_cast<std::uint32_t>(u - ib), lo_out, v});
+          if (dup) continue;
         }
+        reqs_.push_back({static_cast<std::uint32_t>(u - ib), lo_out, v});
+      }
     }
   if (!reqs_.empty()) {
     islip(n_in, n_out, sa_gptr_.data() + ob, sa_aptr_.data() + ib);
     for (const Req& m : matches_) {
       const std::int32_t u = ib + static_cast<std::int32_t>(m.in);
-      sw_rr_[z(u)] = static_cast<std::uint32_t>(m.label + 1 == V_ ? 0 : m.label + 1);
+      const auto nx = static_cast<std::uint32_t>(m.label + 1);
+      sw_rr_[z(u)] = nx * (nx != static_cast<std::uint32_t>(V_)); // no branch: unpredictable
       send(u, m.label);
     }
   }

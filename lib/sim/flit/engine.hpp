@@ -75,9 +75,22 @@ private:
   std::vector<std::int32_t> ni_begin_;    // chip -> its first source out unit ([n_chip + 1])
   std::vector<std::int32_t> eject_out_;   // chip -> its ejection out unit (chips that route)
   std::vector<std::int32_t> channel_out_; // network channel -> out unit, or -1 when down
-  int max_in_ = 0, max_out_ = 0;          // the largest router's port counts
-  int max_latency_ = 1;                   // the slowest channel's latency, cycles
-  int wheel_ = 1;                         // event wheel size (a power of two)
+  // The same, packed for the engine's inner loop (one cache line per unit's lookups).
+  struct OutHot {
+    std::int32_t target; // the first input VC fed (in unit * V), or -1 - chip for a sink
+    std::int32_t lag;    // switch allocation -> arrival downstream: sa + st + link latency
+    std::int32_t link;   // 1 when a network channel (a hop), else 0
+  };
+  struct InHot {
+    std::int32_t router;
+    std::int32_t credit_ovc; // the first output VC its credits go back to (up unit * V)
+    std::int32_t credit_lag; // switch allocation -> credit back upstream
+  };
+  std::vector<OutHot> out_hot_;
+  std::vector<InHot> in_hot_;
+  int max_in_ = 0, max_out_ = 0; // the largest router's port counts
+  int max_latency_ = 1;          // the slowest channel's latency, cycles
+  int wheel_ = 1;                // event wheel size (a power of two)
 };
 
 struct Delivered {
