@@ -21,10 +21,14 @@
 // stops on a failed element) is refused by offer() and the caller counts it.
 #pragma once
 #include "route/routing.hpp"
+#include "sim/flit/islip.hpp"
 #include "sim/flit/params.hpp"
 #include "topo/network.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -108,15 +112,27 @@ struct WaitHop {
   int vc = 0;
 };
 
+// How many parts (threads) an engine of this fabric should use given `threads`: one part per
+// 256 routers at most, since below that the threads' synchronisation every cycle costs more
+// than they gain.
+int engine_parts(const Fabric& f, int threads);
+
 class Engine {
 public:
-  explicit Engine(const Fabric& f);
+  // threads > 1 splits the routers (and the chips' sources and sinks) into that many parts
+  // (at most 64 and the router count), simulated in parallel within each cycle by that many
+  // threads; the results are exactly the same for any count.
+  explicit Engine(const Fabric& f, int threads = 1);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   // Queues a packet of `flits` flits at src's source, created now. False (nothing queued) when
   // src or dst is down or the routing does not deliver src -> dst.
   bool offer(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag);
   void step(); // simulates one cycle
   std::int64_t now() const { return now_; }
+  int threads() const { return static_cast<int>(parts_.size()); }
 
   // Packets whose tail arrived since the caller last cleared the list.
   std::vector<Delivered>& delivered() { return delivered_; }
@@ -134,11 +150,19 @@ public:
   std::vector<WaitHop> waiting_cycle() const;
 
 private:
+  // A packet's record, written when it is offered, injected and when its head reaches the sink
+  // (what changes hop by hop travels with the head flit, so that parts never write the same
+  // packet records).
   struct Packet {
     std::int64_t tag, created, injected;
     std::int32_t src, dst;
-    std::uint32_t flags;
     std::uint16_t flits, hops;
+  };
+  // What a head flit carries: the routing's flags and the network channels crossed so far.
+  struct Meta {
+    std::uint32_t flags = 0;
+    std::uint32_t hops = 0;
+    std::int32_t src = 0, dst = 0; // the packet's chips
   };
   struct Opt {
     std::int32_t out;
@@ -148,37 +172,58 @@ private:
   struct FlitEv {
     std::int32_t target; // input VC, or -1 - chip for a sink
     std::uint32_t flit;  // packet << 2 | head << 1 | tail
+    Meta meta;
   };
   enum : std::uint8_t { kIdle, kRouting, kVcAlloc, kActive };
 
-  void deliver_flit(std::int32_t target, std::uint32_t flit);
-  void ni_step(std::int64_t chip);
-  void router_step(std::int32_t r);
-  void compute_route(std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
+  // One part of the network and what only its thread touches during a cycle: its work lists,
+  // the events other parts (and itself) scheduled for it, what it delivered and freed, its
+  // counters and its allocator's scratch. Parts meet only through these event lists, which are
+  // read at least one cycle after they are written.
+  struct alignas(64) Part {
+    Part(int id, int parts, int wheel, int iterations, int max_ports);
+    int id;
+    std::vector<std::int32_t> active_routers;
+    std::vector<std::int64_t> active_ni;
+    // Events for this part by the part that scheduled them, then by arrival cycle (a wheel).
+    std::vector<std::vector<std::vector<FlitEv>>> flits_in;
+    std::vector<std::vector<std::vector<std::int32_t>>> credits_in;
+    std::vector<Delivered> delivered;
+    std::vector<std::uint32_t> freed; // packets whose tail reached a sink
+    std::int64_t flits_delta = 0, queued_delta = 0;
+    bool moved = false;
+    Islip alloc;
+    std::vector<route::Choice> choices;
+    std::exception_ptr error;
+  };
+
+  void run_part(Part& W);
+  void deliver_flit(Part& W, std::int32_t target, std::uint32_t flit, Meta meta);
+  void ni_step(Part& W, std::int64_t chip);
+  void router_step(Part& W, std::int32_t r);
+  void compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
   int pick_option(const std::vector<Opt>& opts) const;
-  void send(std::int32_t unit, int vc);
+  void send(Part& W, std::int32_t unit, int vc);
   void release_out_vc(std::int32_t ovc);
   bool reachable(std::int64_t src, std::int64_t dst);
-  void schedule_flit(std::int64_t at, std::int32_t target, std::uint32_t flit) {
-    flit_wheel_[static_cast<std::size_t>(at & (F_.wheel_ - 1))].push_back({target, flit});
+  void schedule_flit(const Part& W, std::uint8_t to, std::int64_t at, std::int32_t target,
+                     std::uint32_t flit, Meta meta) {
+    parts_[to]
+        .flits_in[static_cast<std::size_t>(W.id)][static_cast<std::size_t>(at & (F_.wheel_ - 1))]
+        .push_back({target, flit, meta});
   }
-  void schedule_credit(std::int64_t at, std::int32_t ovc) {
-    credit_wheel_[static_cast<std::size_t>(at & (F_.wheel_ - 1))].push_back(ovc);
+  void schedule_credit(const Part& W, std::uint8_t to, std::int64_t at, std::int32_t ovc) {
+    parts_[to]
+        .credits_in[static_cast<std::size_t>(W.id)][static_cast<std::size_t>(at & (F_.wheel_ - 1))]
+        .push_back(ovc);
   }
   std::uint32_t new_packet();
-  struct Req {
-    std::uint32_t in, out; // local to the router
-    std::int32_t label;
-  };
-  // Separable iSLIP over the requests (unique per (in, out)); the matches go to matches_.
-  void islip(int n_in, int n_out, std::uint32_t* gptr, std::uint32_t* aptr);
-  void islip64(std::uint32_t n_in, std::uint32_t n_out, std::uint32_t* gptr, std::uint32_t* aptr);
+  void worker(std::size_t k);
 
   const Fabric& F_;
   const int V_, B_;
   std::int64_t now_ = 0;
   std::int64_t flits_in_network_ = 0, queued_ = 0, idle_ = 0;
-  bool moved_ = false;
 
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> free_packets_;
@@ -193,6 +238,7 @@ private:
     std::uint8_t state = kIdle;
   };
   std::vector<std::uint32_t> buf_; // [in VC * B + slot]
+  std::vector<Meta> meta_;         // the same slots: a head flit's Meta
   std::vector<InVc> iv_;
   std::vector<std::vector<Opt>> opts_;
   // Output VCs (out unit * V + vc): credits, holder (input VC, -2 - chip for a source, -1 free).
@@ -232,35 +278,36 @@ private:
           ~(std::uint64_t{1} << (k % 64));
     }
   }
-  std::vector<std::int32_t> active_routers_;
   std::vector<char> router_active_;
+
+  // The parts: which part owns each router (and so its in and out units) and each chip's
+  // source and sink; the part that receives the flits of each out unit and the credits of each
+  // in unit.
+  std::vector<Part> parts_;
+  std::vector<std::uint8_t> router_part_, chip_part_, flit_part_, credit_part_;
+  // Worker threads (parts 1 ..): a new cycle is published by bumping go_; each worker counts
+  // pending_ down when its part is done.
+  std::vector<std::thread> workers_;
+  std::atomic<std::uint32_t> go_{0};
+  std::atomic<std::int32_t> pending_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<std::int32_t> go_sleepers_{0}, pending_sleepers_{0}; // threads asleep on each
 
   // Sources: queue of packets per chip, the packet being injected, its output VC and options.
   std::vector<std::vector<std::uint32_t>> queue_;
   std::vector<std::size_t> queue_head_;
   std::vector<std::int64_t> cur_pkt_;
   std::vector<std::int32_t> cur_ovc_, cur_flit_, last_vc_;
+  std::vector<std::uint32_t> cur_flags_; // the routing's flags for the packet being injected
   std::vector<std::vector<Opt>> ni_opts_;
-  std::vector<std::int64_t> active_ni_;
   std::vector<char> ni_active_;
 
-  std::vector<std::vector<FlitEv>> flit_wheel_;
-  std::vector<std::vector<std::int32_t>> credit_wheel_;
   std::vector<Delivered> delivered_;
 
   // Reachability per ordered pair of chips, found on first use: 0 unknown, 1 yes, 2 no.
   // (dense below kDenseReach chips, else a hash map of the pairs seen).
   std::vector<std::uint8_t> reach_;
   std::unordered_map<std::uint64_t, bool> reach_map_;
-
-  // Scratch of the allocators.
-  std::vector<Req> reqs_, matches_;
-  std::vector<std::int32_t> grant_, accept_;
-  std::vector<std::uint32_t> grant_d_, accept_d_;
-  std::vector<char> in_matched_, out_matched_;
-  std::vector<std::uint64_t> out_req_, in_grants_; // islip64: per output its inputs, per input
-  std::vector<std::int32_t> label_;                // its grants; labels by in * 64 + out
-  std::vector<route::Choice> choices_;
 };
 
 } // namespace icnkit::sim::flit

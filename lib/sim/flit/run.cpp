@@ -38,14 +38,14 @@ double zero_load_cycles(const RouterParams& p, bool chips_route, int hops,
 }
 
 RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams& traffic,
-                   const MeasureParams& m, Progress* progress) {
+                   const MeasureParams& m, Progress* progress, int threads) {
   if (!(traffic.rate >= 0) || traffic.rate > 1)
     fail_usage("--rate", "the offered load must be within [0, 1] flits per node per cycle");
   if (traffic.packet_flits < 1 || traffic.packet_flits > 65535)
     fail_usage("--packet-flits", "must be between 1 and 65535");
   const topo::Network& n = f.network();
   const RouterParams& P = f.params();
-  Engine e(f);
+  Engine e(f, engine_parts(f, threads));
   RunResult res;
   res.rate = traffic.rate;
 
@@ -191,6 +191,9 @@ std::vector<RunResult> run_sweep(const Fabric& f, const Pattern& pattern,
                                  const std::vector<double>& rates, int threads,
                                  Progress* progress) {
   std::vector<RunResult> out(rates.size());
+  // Runs in parallel first; threads left over go to each run's engine.
+  const int T = std::max(1, std::min<int>(threads, static_cast<int>(rates.size())));
+  const int per_run = std::max(1, threads / T);
   std::atomic<std::size_t> next{0}, done{0};
   std::exception_ptr error;
   std::mutex mu;
@@ -201,7 +204,7 @@ std::vector<RunResult> run_sweep(const Fabric& f, const Pattern& pattern,
       try {
         TrafficParams t = traffic;
         t.rate = rates[k];
-        out[k] = run_once(f, pattern, t, m);
+        out[k] = run_once(f, pattern, t, m, nullptr, per_run);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -210,7 +213,6 @@ std::vector<RunResult> run_sweep(const Fabric& f, const Pattern& pattern,
       ++done;
     }
   };
-  const int T = std::max(1, std::min<int>(threads, static_cast<int>(rates.size())));
   std::vector<std::thread> pool;
   for (int k = 1; k < T; ++k) pool.emplace_back(worker);
   worker();
@@ -227,7 +229,7 @@ SaturationSearch find_saturation(const Fabric& f, const Pattern& pattern,
   SaturationSearch s;
   TrafficParams t0 = traffic;
   t0.rate = zero_load_rate;
-  RunResult zero = run_once(f, pattern, t0, m);
+  RunResult zero = run_once(f, pattern, t0, m, nullptr, std::max(1, threads));
   if (zero.status != "ok" || zero.packets_measured == 0)
     fail_infeasible("--find-saturation", "the network is not stable even at " +
                                              std::to_string(zero_load_rate) +

@@ -69,8 +69,9 @@ struct RunResult {
 };
 
 // One run at traffic.rate.
+// threads: how many the engine may use (engine_parts()); the result does not depend on it.
 RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams& traffic,
-                   const MeasureParams& m, Progress* progress = nullptr);
+                   const MeasureParams& m, Progress* progress = nullptr, int threads = 1);
 
 // One run per rate, `threads` at a time; results in the order of `rates`.
 std::vector<RunResult> run_sweep(const Fabric& f, const Pattern& pattern,

@@ -204,8 +204,9 @@ FlitReport run_study(const topo::Network& n, const topo::Faults& faults,
          run_sweep(fabric, pattern, o.traffic, o.measure, o.sweep, o.threads, progress))
       r.points.push_back(make_point(x, n, down_links, o.measure.link_stats));
   } else {
-    r.points.push_back(make_point(run_once(fabric, pattern, o.traffic, o.measure, progress), n,
-                                  down_links, o.measure.link_stats));
+    r.points.push_back(
+        make_point(run_once(fabric, pattern, o.traffic, o.measure, progress, o.threads), n,
+                   down_links, o.measure.link_stats));
   }
   return r;
 }
