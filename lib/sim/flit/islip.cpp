@@ -72,9 +72,13 @@ const std::vector<Islip::Req>& Islip::match(std::uint32_t NI, std::uint32_t NO, 
   // The pointer one past x, round-robin over n (without a branch: it is unpredictable).
   auto next = [](std::uint32_t x, std::uint32_t n) { return (x + 1) * (x + 1 != n); };
   // How the requests are shaped: no two share an input or an output (the common case at low
-  // and moderate load), or all come from one input, or all go to one output.
+  // and moderate load; a lone request is the commonest), or all come from one input, or all
+  // go to one output.
   bool disjoint, one_in, one_out;
-  if (NI <= 64 && NO <= 64) {
+  if (R == 1) {
+    disjoint = true;
+    one_in = one_out = false;
+  } else if (NI <= 64 && NO <= 64) {
     std::uint64_t ins = 0, outs = 0, again = 0; // again: an input or output seen twice
     for (const Req& q : reqs_) {
       const std::uint64_t i = std::uint64_t{1} << q.in, o = std::uint64_t{1} << q.out;
@@ -96,11 +100,10 @@ const std::vector<Islip::Req>& Islip::match(std::uint32_t NI, std::uint32_t NO, 
   // iteration.
   if (disjoint) {
     for (const Req& q : reqs_) {
-      matches_.push_back(q);
       gptr[q.out] = next(q.in, NI);
       aptr[q.in] = next(q.out, NO);
     }
-    return matches_;
+    return reqs_; // every request is a match
   }
   // One input asking for several outputs (a head asking for the free VCs of its class), or
   // several inputs asking for one output: every output grants (the only input it is asked by /

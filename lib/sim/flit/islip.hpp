@@ -26,7 +26,7 @@ public:
   // Fill with the requests (at most one per (in, out)), then call match().
   std::vector<Req>& requests() { return reqs_; }
   // Matches the requests over n_in inputs and n_out outputs; gptr[n_out] and aptr[n_in] are the
-  // pointers. The requests stay as they were.
+  // pointers. The requests stay as they were; the matches are valid until they change.
   const std::vector<Req>& match(std::uint32_t n_in, std::uint32_t n_out, std::uint32_t* gptr,
                                 std::uint32_t* aptr);
 
