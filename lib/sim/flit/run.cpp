@@ -152,7 +152,9 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
   }
   res.cycles = e.now();
   res.packets_measured = static_cast<std::int64_t>(lat.size());
-  const double window = static_cast<double>(std::max<std::int64_t>(m.measure, 1));
+  // The part of the window simulated (all of it unless the run stopped early).
+  const double window =
+      static_cast<double>(std::max<std::int64_t>(std::clamp(res.cycles, w0, w1) - w0, 1));
   res.offered = static_cast<double>(created_flits) / (live * window);
   res.accepted = static_cast<double>(accepted_flits) / (live * window);
   if (!lat.empty()) {
