@@ -2,7 +2,9 @@
 
 #include "route/dmodk.hpp"
 #include "route/dor.hpp"
+#include "route/dragonfly_min.hpp"
 #include "route/hoe.hpp"
+#include "route/hyperx_dor.hpp"
 #include "route/minimal.hpp"
 #include "route/wfr.hpp"
 #include "topo/torus_geometry.hpp"
@@ -17,16 +19,17 @@ Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
                 const ParamErrors& err) {
   const Algorithm& self = *find_algorithm("dor");
   // The family check comes first: asking DOR of a fat-tree is infeasible whatever the options.
-  const bool mesh = n.family == "mesh";
-  const int D =
-      mesh ? topo::MeshGeometry::of(n, "DOR").dims() : topo::TorusGeometry::of(n, "DOR").dims();
+  const bool mesh = n.family == "mesh", hyperx = n.family == "hyperx";
+  const int D = hyperx ? static_cast<int>(n.metrics.family_attrs.value("S", json::array()).size())
+                : mesh ? topo::MeshGeometry::of(n, "DOR").dims()
+                       : topo::TorusGeometry::of(n, "DOR").dims();
   DorOptions o;
   const json& order = params.at("dimension_order");
   if (order.is_null()) {
     for (int d = 0; d < D; ++d) o.dimension_order.push_back(d);
   } else {
     std::vector<int> seen(static_cast<std::size_t>(D), 0);
-    const std::string what = std::string(mesh ? "mesh" : "torus");
+    const std::string what = std::string(mesh ? "mesh" : hyperx ? "HyperX" : "torus");
     for (const json& v : order) {
       std::int64_t d = v.get<std::int64_t>();
       if (d < 0 || d >= D || seen[static_cast<std::size_t>(d)]++)
@@ -58,6 +61,10 @@ Built build_dor(const json& params, const topo::Network& n, const topo::Faults&,
                     {"tie", tie},
                     {"dateline", o.dateline},
                     {"dateline_vc", dvc}};
+  // A HyperX's dimensions are complete graphs: no direction, no tie, no wrap, one VC.
+  if (hyperx)
+    return Built{std::make_unique<HyperxDorRouting>(n, o.dimension_order),
+                 json{{"dimension_order", o.dimension_order}}};
   if (mesh) return Built{std::make_unique<MeshDorRouting>(n, o.dimension_order), canonical};
   return Built{std::make_unique<DorRouting>(n, o), canonical};
 }
@@ -98,6 +105,11 @@ Built build_dmodk(const json&, const topo::Network& n, const topo::Faults&, cons
   return Built{std::make_unique<DmodkRouting>(n), json::object()};
 }
 
+Built build_dragonfly_min(const json&, const topo::Network& n, const topo::Faults&,
+                          const ParamErrors&) {
+  return Built{std::make_unique<DragonflyMinRouting>(n), json::object()};
+}
+
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string s;
   for (auto& x : v) s += (s.empty() ? "" : sep) + x;
@@ -120,7 +132,8 @@ const std::vector<Algorithm>& algorithms() {
     dor.name = "dor";
     dor.summary =
         "Dimension-order routing on the torus: finish the dimensions in a fixed order, each in its "
-        "shortest direction, with dateline virtual channels against wrap-around deadlock. "
+        "shortest direction, with dateline virtual channels against wrap-around deadlock; on a "
+        "mesh the same with one VC; on a HyperX one hop per differing dimension, one VC. "
         "Deterministic; does not route around faults.";
     dor.reference =
         "Dally & Seitz, Deadlock-Free Message Routing in Multiprocessor Interconnection Networks, "
@@ -256,6 +269,18 @@ const std::vector<Algorithm>& algorithms() {
                       "FatTreeZone";
     dmodk.build = build_dmodk;
     v.push_back(std::move(dmodk));
+
+    Algorithm dfmin;
+    dfmin.name = "dragonfly-min";
+    dfmin.summary =
+        "The dragonfly's minimal routing (MIN): at most one global link - a local hop to a "
+        "router with a global link to the destination's group, the global hop, a local hop to "
+        "the destination's router; VC class 0 up to the global hop, 1 from it on (BookSim's "
+        "min_dragonflynew). Deterministic; does not route around faults.";
+    dfmin.reference = "Kim, Dally, Scott & Abts, Technology-Driven, Highly-Scalable Dragonfly "
+                      "Topology, ISCA 2008; BookSim 2.0 dragonflynew";
+    dfmin.build = build_dragonfly_min;
+    v.push_back(std::move(dfmin));
     return v;
   }();
   return list;

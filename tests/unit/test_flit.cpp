@@ -200,6 +200,83 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 torus curve", "[fli
   check_curve(f, ref);
 }
 
+// The first candidate of a family that `where` matches (one chip per board), generated.
+topo::Network family(const std::string& name, std::int64_t n_chip, const std::string& where) {
+  topo::Context ctx = test::context_for(n_chip);
+  ctx.scope = topo::Scope::InterRack;
+  topo::Where w = topo::parse_where(where, "t");
+  auto l = topo::enumerate(ctx, {&topo::require_family(name, "t")}, 1, std::nullopt, &w);
+  REQUIRE(!l.items.empty());
+  return topo::generate(ctx, l.items.front(), {});
+}
+
+TEST_CASE("flit: the BookSim preset reproduces BookSim's flattened butterfly curve", "[flit]") {
+  // BookSim 2.0 run here: topology flatfly, c 4, k 4, n 2 (a 4x4 HyperX, 4 nodes per router),
+  // use_noc_latency 0 (every channel 1 cycle), routing ran_min (min_flatfly: the lowest
+  // differing dimension first, i.e. DOR), the mesh's router settings; mean of seeds 0 and 1.
+  const std::vector<CurvePoint> ref = {{0.1, 12.11, 15.92},
+                                       {0.2, 12.36, 17.22},
+                                       {0.3, 12.77, 18.91},
+                                       {0.4, 13.66, 21.56},
+                                       {0.5, 16.18, 28.15}};
+  topo::Network n = family("hyperx", 64, "L=2,T=4,chips_per_board=1");
+  REQUIRE(n.metrics.family_attrs["S"] == json::array({4, 4}));
+  auto fn = routing("dor", n);
+  Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
+  check_curve(f, ref);
+}
+
+TEST_CASE("flit: BookSim's fat-tree below 0.3 (its routing is random, D-mod-k is not)", "[flit]") {
+  // BookSim 2.0 run here: topology fattree, k 4, n 3 (64 nodes, 3 levels of 16 switches: the
+  // PGFT (3; 4,4,4; 1,4,4)), routing nca (up to the nearest common ancestor by a random up port
+  // at each hop, then down), the mesh's router settings; mean of seeds 0 and 1. icnkit has no
+  // random routing: D-mod-k spreads uniform traffic more evenly, so from 0.4 BookSim queues more
+  // (README); the zero-load latency and the lower curve are the same.
+  const std::vector<CurvePoint> ref = {
+      {0.1, 19.67, 23.53}, {0.2, 20.01, 24.99}, {0.3, 20.54, 26.88}};
+  topo::Network n = family("fat-tree", 64, "k=8,layers=3,osr=1,chips_per_board=1");
+  REQUIRE(n.metrics.family_attrs["m_levels"] == json::array({4, 4, 4}));
+  REQUIRE(n.metrics.family_attrs["w_levels"] == json::array({1, 4, 4}));
+  auto fn = routing("dmodk", n);
+  Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
+  check_curve(f, ref);
+}
+
+TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 100)", "[flit]") {
+  // BookSim 2.0 run here: topology dragonflynew, k 2 (p 2, a 4, h 2, g 9: 72 nodes), routing
+  // min (icnkit's dragonfly-min: the same paths and VC classes), its channel latencies (10 within a
+  // group, 100 between groups, 1 to a node), the mesh's router settings; mean of seeds 0 and 1 at
+  // 0.01. (With 8-flit buffers a 100-cycle global link carries at most 8 flits per credit round
+  // trip, so BookSim saturates below 0.05 and only the zero-load latency is compared.) Hop-count
+  // minimal routing would take two global links where that saves a local hop: 123.1 cycles instead
+  // of 116.0 here.
+  topo::Network n = family("dragonfly", 72, "p=2,a=4,h=2,g=9,chips_per_board=1");
+  auto fn = routing("dragonfly-min", n);
+  std::vector<int> lat;
+  for (const topo::Link& l : n.links) {
+    const bool chip = l.a < n.n_chip || l.b < n.n_chip;
+    const auto& ga = n.nodes[static_cast<std::size_t>(l.a)];
+    const auto& gb = n.nodes[static_cast<std::size_t>(l.b)];
+    lat.push_back(chip ? 1 : ga.rack == gb.rack ? 10 : 100); // a group per rack
+  }
+  RouterParams p = booksim_preset();
+  p.vcs = fn->vc_count();
+  Fabric f(n, {}, *fn, p, lat);
+  sim::Pattern uniform({}, n);
+  for (int P : {1, 4}) {
+    const double want = P == 1 ? 116.53 : 125.65;
+    const double t0 = *pattern_zero_load(f, uniform, lat, P);
+    RunResult r = run(f, sim::PatternKind::Uniform, 0.01, P, quick(3000, 20000));
+    INFO("P=" << P << ": " << r.latency.mean << " vs BookSim " << want << ", closed form " << t0);
+    CHECK(r.status == "ok");
+    CHECK(std::abs(r.latency.mean - want) <= 1 + 0.03 * want);
+    // At 0.01 4-flit packets already queue a little behind the credit loop of the 100-cycle
+    // links (8 credits come back every 200 cycles), in BookSim too; at 0.001 they do not.
+    RunResult low = run(f, sim::PatternKind::Uniform, 0.001, P, quick(3000, 100000));
+    CHECK(low.latency.mean == Approx(t0).epsilon(0.02));
+  }
+}
+
 TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound", "[flit]") {
   // The bound is 1 / (busiest channel's load per unit of injection) from route::demand_load,
   // the figure topo-route --load --traffic prints: 1/7 for transpose and bit-reverse under XY

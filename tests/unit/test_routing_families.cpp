@@ -674,6 +674,96 @@ TEST_CASE("D-mod-k: deadlock-free, complete and minimal on 2- and 3-layer fat-tr
   }
 }
 
+TEST_CASE("HyperX DOR: one hop per differing dimension, in order, from the coordinates",
+          "[routing-families]") {
+  struct Case {
+    std::int64_t n_chip;
+    const char* where;
+    std::int64_t chip_radix;
+    std::vector<int> order;
+  };
+  for (const Case& c : {Case{24, "L=2,T=2,chips_per_board=1", 1, {0, 1}},
+                        Case{24, "L=2,T=2,chips_per_board=1", 1, {1, 0}},
+                        Case{64, "L=2,T=4,chips_per_board=1", 1, {0, 1}},
+                        Case{48, "L=3,T=2,chips_per_board=2", 2, {2, 0, 1}}}) {
+    auto n = family_network("hyperx", c.n_chip, c.where, topo::Scope::InterRack, c.chip_radix);
+    INFO(c.where << ", chip_radix " << c.chip_radix << ", order " << c.order[0] << c.order[1]);
+    auto fn = build("dor", n, {}, {{"dimension_order", c.order}});
+    CHECK(fn->vc_count() == 1);
+    check_proof(*fn, n, {}, c.n_chip);
+    // Expected from the document alone: each chip's switch (its links), the switches by their
+    // coordinates.
+    std::map<std::vector<int>, std::int64_t> at;
+    for (const topo::Node& v : n.nodes)
+      if (v.kind == topo::NodeKind::Switch) at[v.coord] = v.id;
+    std::vector<std::int64_t> sw(static_cast<std::size_t>(n.n_chip), -1);
+    for (const topo::Link& l : n.links)
+      if (l.a < n.n_chip && l.b >= n.n_chip) sw[static_cast<std::size_t>(l.a)] = l.b;
+    const auto down = my_down_links(n, {});
+    for (std::int64_t a = 0; a < n.n_chip; ++a)
+      for (std::int64_t b = 0; b < n.n_chip; ++b) {
+        if (a == b) continue;
+        std::vector<std::int64_t> want{sw[static_cast<std::size_t>(a)]};
+        std::vector<int> cur = n.nodes[static_cast<std::size_t>(want[0])].coord;
+        const std::vector<int>& to = n.nodes[static_cast<std::size_t>(sw[b])].coord;
+        for (int d : c.order)
+          if (cur[static_cast<std::size_t>(d)] != to[static_cast<std::size_t>(d)]) {
+            cur[static_cast<std::size_t>(d)] = to[static_cast<std::size_t>(d)];
+            want.push_back(at.at(cur));
+          }
+        want.push_back(b);
+        Path p = trace(*fn, n, down, a, b, 16);
+        REQUIRE(p.delivered);
+        std::vector<std::int64_t> got;
+        for (const Hop& h : p.hops) got.push_back(n.channel_dst(h.channel));
+        INFO(a << " -> " << b);
+        CHECK(got == want);
+      }
+  }
+  CHECK(kind_of([&] { build("dor", dragonfly64()); }) == ErrorKind::Infeasible);
+}
+
+TEST_CASE("dragonfly MIN: one global link at most, a local hop on either side at most",
+          "[routing-families]") {
+  // Checked from the document alone: a router's group is its rack; a path is chip, its router,
+  // at most one local hop, the global link (when the groups differ), at most one local hop,
+  // the chip; class 0 before the global link and 1 from it on.
+  const std::pair<std::int64_t, const char*> cases[] = {
+      {72, "p=2,a=4,h=2,g=9,chips_per_board=1"},  // one global link per pair of groups
+      {80, "p=2,a=4,h=2,g=5,chips_per_board=2"}}; // two per pair, two chips per board
+  for (const auto& c : cases) {
+    const char* where = c.second;
+    INFO(where);
+    auto n = family_network("dragonfly", c.first, where, topo::Scope::InterRack);
+    auto fn = build("dragonfly-min", n);
+    CHECK(fn->vc_count() == 2);
+    check_proof(*fn, n, {}, n.n_chip);
+    auto group = [&](std::int64_t v) { return n.nodes[static_cast<std::size_t>(v)].rack; };
+    const auto down = my_down_links(n, {});
+    for (std::int64_t a = 0; a < n.n_chip; ++a)
+      for (std::int64_t b = 0; b < n.n_chip; ++b) {
+        if (a == b) continue;
+        Path p = trace(*fn, n, down, a, b, 16);
+        INFO(a << " -> " << b);
+        REQUIRE(p.delivered);
+        int global = 0, local_before = 0, local_after = 0;
+        for (std::size_t k = 1; k + 1 < p.hops.size(); ++k) {
+          const std::int64_t ch = p.hops[k].channel;
+          const bool g = group(n.channel_src(ch)) != group(n.channel_dst(ch));
+          global += g;
+          (global == 0 ? local_before : local_after) += g ? 0 : 1;
+          CHECK(p.hops[k].vc == (global > 0 ? 1 : 0));
+        }
+        const bool same_group = group(n.channel_dst(p.hops.front().channel)) ==
+                                group(n.channel_src(p.hops.back().channel));
+        CHECK(global == (same_group ? 0 : 1));
+        CHECK(local_before <= 1);
+        CHECK(local_after <= 1);
+      }
+  }
+  CHECK(kind_of([&] { build("dragonfly-min", torus({4, 4})); }) == ErrorKind::Infeasible);
+}
+
 TEST_CASE("minimal (hop VCs): deadlock-free and complete on one candidate of every family",
           "[routing-families]") {
   topo::Context ctx = test::context_for(64);

@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       "path stretch; on request the link load of uniform all-to-all (--load) and explicit\n"
       "tables or paths (--emit). Drops a stale `report`. A routing that deadlocks or leaves\n"
       "pairs unreachable is written with a warning; under --strict it is exit 4 instead.\n\n"
-      "Algorithms: dor (torus, mesh), wfr (torus with faults), odd-even and fthoe (2-D mesh),\n"
+      "Algorithms: dor (torus, mesh, hyperx), wfr (torus with faults), odd-even and fthoe (2-D mesh),\n"
       "dmodk (fat-tree), minimal (any network; hop-count VCs make it deadlock-free).\n\n"
       "Examples:\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route --algorithm "
