@@ -69,8 +69,9 @@ void DragonflyMinRouting::route_into(const PacketState& p, std::vector<Choice>& 
     if (!lanes.empty())
       out.push_back({lanes[z(p.dst % static_cast<std::int64_t>(lanes.size()))], vc, 0});
   };
-  if (p.node < n_.n_chip) { // a chip: up to its router, class 0
-    pick(up_[z(p.node)], 0);
+  if (p.node < n_.n_chip) { // a chip: up to its router, on either class (BookSim injects on a
+    pick(up_[z(p.node)], 0); // random VC); the router starts the packet in class 0 either way
+    pick(up_[z(p.node)], 1);
     return;
   }
   const std::int64_t r = router_index(p.node), t = router_of_[z(p.dst)];

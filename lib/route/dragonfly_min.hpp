@@ -4,7 +4,10 @@
 // local hop to the destination's router. Hop-count minimal routing (`minimal`) may instead take
 // two global links where that saves a local hop; MIN never does. VC classes by phase, as
 // BookSim's: class 0 up to the global hop, class 1 from it on, so the channel-dependency graph
-// is acyclic (class 0 holds at most one local hop, class 1 a global hop then a local one).
+// is acyclic (class 0 holds at most one local hop, class 1 a global hop then a local one). A
+// chip injects on either class (BookSim picks a random VC; a source takes the one with more
+// room), and its router starts the packet in class 0 whichever it came on: no channel waits on a
+// chip's link, so this adds no cycle.
 // Where several global links join two groups, and for a chip's parallel links, the choice is by
 // destination (source-independent). No fault avoidance: pairs whose path crosses a failed link
 // are reported unreachable.

@@ -1,7 +1,9 @@
 // Minimal (shortest-path) routing for any network, fault-aware: the next hops of a packet are
 // the live channels that bring it one hop closer to its destination over the live links
 // (failed links and chips removed). With ECMP every such channel is permitted, in channel-id
-// order (adaptive); otherwise only the first (deterministic).
+// order (adaptive); `random` permits them all as alternatives for an oblivious random choice
+// per packet and hop (BookSim's nca on its fat-tree: a random up port); otherwise only the
+// first (deterministic).
 //
 // Transit: in a network with switches only switches forward (a chip is a source or a sink, as
 // a NIC is); in a switchless network (torus, mesh, hypercube, ring, full-mesh) chips forward.
@@ -21,7 +23,8 @@
 namespace icnkit::route {
 
 struct MinimalOptions {
-  bool ecmp = true;
+  bool ecmp = true;    // every minimal next hop is permitted
+  bool random = false; // ... as alternatives for a random choice (random_choice())
   bool hop_vcs = true;
 };
 
@@ -35,6 +38,7 @@ public:
 
   int vc_count() const override { return opt_.hop_vcs ? std::max(1, longest_) : 1; }
   bool source_independent() const override { return true; }
+  bool random_choice() const override { return opt_.ecmp && opt_.random; }
   std::vector<Choice> route(const PacketState& p) const override;
   void route_into(const PacketState& p, std::vector<Choice>& out) const override;
 

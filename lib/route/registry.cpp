@@ -94,10 +94,11 @@ Built build_fthoe(const json&, const topo::Network& n, const topo::Faults& f, co
 Built build_minimal(const json& params, const topo::Network& n, const topo::Faults& f,
                     const ParamErrors&) {
   MinimalOptions o;
-  o.ecmp = params.at("paths").get<std::string>() == "ecmp";
+  const std::string paths = params.at("paths").get<std::string>();
+  o.ecmp = paths != "first";
+  o.random = paths == "random";
   o.hop_vcs = params.at("vc_scheme").get<std::string>() == "hops";
-  json canonical = {{"paths", o.ecmp ? "ecmp" : "first"},
-                    {"vc_scheme", o.hop_vcs ? "hops" : "none"}};
+  json canonical = {{"paths", paths}, {"vc_scheme", o.hop_vcs ? "hops" : "none"}};
   return Built{std::make_unique<MinimalRouting>(n, f, o), canonical};
 }
 
@@ -236,12 +237,13 @@ const std::vector<Algorithm>& algorithms() {
         {"paths",
          "--paths",
          ParamType::Choice,
-         "which minimal next hops are permitted: ecmp = all, in channel order (adaptive); first = "
-         "the first (deterministic)",
+         "which minimal next hops are permitted: ecmp = all, in channel order (adaptive); random "
+         "= all, one taken at random per packet and hop (oblivious; BookSim's nca on a "
+         "fat-tree); first = the first (deterministic)",
          json("ecmp"),
          "ecmp",
-         {"ecmp", "first"},
-         "ecmp, first",
+         {"ecmp", "random", "first"},
+         "ecmp, random, first",
          ""},
         {"vc_scheme",
          "--vc-scheme",

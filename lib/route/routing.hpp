@@ -35,6 +35,11 @@ public:
   // True when route() depends only on (node, in_channel, vc, dst, flags), not on src:
   // the deadlock check can then share work between sources.
   virtual bool source_independent() const = 0;
+  // True when the permitted next hops are alternatives of equal standing for an oblivious
+  // random choice: a packet-level simulator takes one of them uniformly at random per packet
+  // and hop, instead of the one with the most free credits (adaptive). Verification (the
+  // channel-dependency graph, reachability) treats them as any permitted hops.
+  virtual bool random_choice() const { return false; }
   // Permitted next hops in priority order; empty when the packet is at its destination.
   virtual std::vector<Choice> route(const PacketState& p) const = 0;
   // route() into a caller-owned buffer (cleared first). The verification walks call it tens of

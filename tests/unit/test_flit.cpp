@@ -226,20 +226,29 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's flattened butterfly cur
   check_curve(f, ref);
 }
 
-TEST_CASE("flit: BookSim's fat-tree below 0.3 (its routing is random, D-mod-k is not)", "[flit]") {
+TEST_CASE("flit: the BookSim preset reproduces BookSim's fat-tree curve", "[flit]") {
   // BookSim 2.0 run here: topology fattree, k 4, n 3 (64 nodes, 3 levels of 16 switches: the
-  // PGFT (3; 4,4,4; 1,4,4)), routing nca (up to the nearest common ancestor by a random up port
-  // at each hop, then down), the mesh's router settings; mean of seeds 0 and 1. icnkit has no
-  // random routing: D-mod-k spreads uniform traffic more evenly, so from 0.4 BookSim queues more
-  // (README); the zero-load latency and the lower curve are the same.
-  const std::vector<CurvePoint> ref = {
-      {0.1, 19.67, 23.53}, {0.2, 20.01, 24.99}, {0.3, 20.54, 26.88}};
+  // PGFT (3; 4,4,4; 1,4,4)), routing nca (up to the nearest common ancestor through a random up
+  // port at each hop, then down: icnkit's minimal with --paths random and one VC class), the
+  // mesh's router settings; mean of seeds 0 and 1.
+  const std::vector<CurvePoint> ref = {{0.1, 19.67, 23.53},
+                                       {0.2, 20.01, 24.99},
+                                       {0.3, 20.54, 26.88},
+                                       {0.4, 21.61, 30.01},
+                                       {0.5, 23.98, 35.78}};
   topo::Network n = family("fat-tree", 64, "k=8,layers=3,osr=1,chips_per_board=1");
   REQUIRE(n.metrics.family_attrs["m_levels"] == json::array({4, 4, 4}));
   REQUIRE(n.metrics.family_attrs["w_levels"] == json::array({1, 4, 4}));
-  auto fn = routing("dmodk", n);
+  auto fn = routing("minimal", n, {}, {{"paths", "random"}, {"vc_scheme", "none"}});
+  REQUIRE(fn->random_choice());
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   check_curve(f, ref);
+  // D-mod-k spreads uniform traffic more evenly than random choices: the same zero-load
+  // latency, less queueing (0.5, P = 4: 30.5 cycles against 35.8).
+  auto dmodk = routing("dmodk", n);
+  Fabric fd(n, {}, *dmodk, booksim_preset(), latencies(n, 1));
+  RunResult r = run(fd, sim::PatternKind::Uniform, 0.5, 4, quick(3000, 10000));
+  CHECK(r.latency.mean < 35.78 - 3);
 }
 
 TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 100)", "[flit]") {
@@ -275,6 +284,13 @@ TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 1
     RunResult low = run(f, sim::PatternKind::Uniform, 0.001, P, quick(3000, 100000));
     CHECK(low.latency.mean == Approx(t0).epsilon(0.02));
   }
+  // With 256-flit buffers (as BookSim's own dragonfly example) the credit loop no longer limits
+  // the global links and the curve follows BookSim's up to 0.4.
+  p.buffer_flits = 256;
+  Fabric big(n, {}, *fn, p, lat);
+  check_curve(
+      big,
+      {{0.1, 116.51, 119.85}, {0.2, 117.87, 121.91}, {0.3, 120.61, 126.04}, {0.4, 143.95, 133.44}});
 }
 
 TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound", "[flit]") {
@@ -573,6 +589,8 @@ TEST_CASE("flit: an engine split into parts (threads) simulates exactly the same
   REQUIRE(!l.items.empty());
   topo::Network ft = topo::generate(ctx, l.items.front(), {});
   check("fat-tree d-mod-k (chips do not route)", ft, {}, *routing("dmodk", ft), 1, 0.5);
+  check("fat-tree random minimal (random choices per node)", ft, {},
+        *routing("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 1, 0.5);
 
   // The watchdog's view is the same too: a deadlock found with parts.
   auto t8 = test::grid_network("torus", {8, 8}, {1, 1});

@@ -764,6 +764,25 @@ TEST_CASE("dragonfly MIN: one global link at most, a local hop on either side at
   CHECK(kind_of([&] { build("dragonfly-min", torus({4, 4})); }) == ErrorKind::Infeasible);
 }
 
+TEST_CASE("minimal --paths random: every minimal hop permitted, chosen at random by a simulator",
+          "[routing-families]") {
+  // On a fat-tree, with one VC class: up*/down* paths, so deadlock-free (BookSim's nca).
+  auto n = family_network("fat-tree", 64, "k=8,layers=3,osr=1,chips_per_board=1");
+  auto rnd = build("minimal", n, {}, {{"paths", "random"}, {"vc_scheme", "none"}});
+  auto ecmp = build("minimal", n, {}, {{"paths", "ecmp"}, {"vc_scheme", "none"}});
+  CHECK(rnd->random_choice());
+  CHECK_FALSE(ecmp->random_choice());
+  check_proof(*rnd, n, {}, 64);
+  // The same permitted hops as ECMP everywhere.
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n.nodes.size()); ++v)
+    for (std::int64_t d = 0; d < n.n_chip; d += 7) {
+      PacketState p{v, -1, 0, 0, d, 0};
+      std::vector<Choice> a = rnd->route(p), b = ecmp->route(p);
+      REQUIRE(a.size() == b.size());
+      for (std::size_t k = 0; k < a.size(); ++k) CHECK(a[k].channel == b[k].channel);
+    }
+}
+
 TEST_CASE("minimal (hop VCs): deadlock-free and complete on one candidate of every family",
           "[routing-families]") {
   topo::Context ctx = test::context_for(64);

@@ -182,7 +182,13 @@ Engine::Part::Part(int id_, int parts, int wheel, int iterations, int max_ports)
       credits_in(z(parts), std::vector<std::vector<std::int32_t>>(z(wheel))),
       alloc(iterations, max_ports) {}
 
-Engine::Engine(const Fabric& f, int threads) : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
+Engine::Engine(const Fabric& f, int threads, std::uint64_t seed)
+    : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
+  if (f.fn_.random_choice()) {
+    SplitMix64 streams(seed ^ 0x63686f6963657321ULL); // "choices!"
+    choice_rng_.reserve(f.net_.nodes.size());
+    for (std::size_t v = 0; v < f.net_.nodes.size(); ++v) choice_rng_.emplace_back(streams.next());
+  }
   const std::size_t IV = f.in_router_.size() * z(V_), OV = f.out_down_.size() * z(V_);
   buf_.assign(IV * z(B_), 0);
   meta_.assign(IV * z(B_), Meta{});
@@ -387,6 +393,7 @@ void Engine::compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_
       fail_runtime("flit", "the routing function chose VC class " + std::to_string(c.vc));
     opts.push_back({o, F_.class_begin_[z(c.vc)], F_.class_begin_[z(c.vc) + 1], c.flags});
   }
+  choose_at_random(opts, node);
   if (opts.empty()) {
     if (node != p.dst || F_.eject_out_[z(node)] < 0)
       fail_runtime("flit", "the routing has no live next hop at node " + std::to_string(node) +
@@ -574,6 +581,7 @@ void Engine::ni_step(Part& W, std::int64_t chip) {
           if (o >= 0 && ch.vc >= 0 && ch.vc < F_.classes_)
             opts.push_back({o, F_.class_begin_[z(ch.vc)], F_.class_begin_[z(ch.vc) + 1], ch.flags});
         }
+        choose_at_random(opts, chip);
         if (opts.empty()) // its own packet: up to the first switch and back
           opts.push_back({F_.ni_begin_[c], F_.class_begin_[0], F_.class_begin_[1], 0});
       }

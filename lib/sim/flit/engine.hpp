@@ -20,6 +20,7 @@
 // (offered load stays honest); a packet whose pair the routing does not deliver (route::trace
 // stops on a failed element) is refused by offer() and the caller counts it.
 #pragma once
+#include "core/random.hpp"
 #include "route/routing.hpp"
 #include "sim/flit/islip.hpp"
 #include "sim/flit/params.hpp"
@@ -121,8 +122,9 @@ class Engine {
 public:
   // threads > 1 splits the routers (and the chips' sources and sinks) into that many parts
   // (at most 64 and the router count), simulated in parallel within each cycle by that many
-  // threads; the results are exactly the same for any count.
-  explicit Engine(const Fabric& f, int threads = 1);
+  // threads; the results are exactly the same for any count. seed: the random choices of a
+  // routing that asks for them (RoutingFunction::random_choice()), one stream per node.
+  explicit Engine(const Fabric& f, int threads = 1, std::uint64_t seed = 0);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -303,6 +305,14 @@ private:
   std::vector<char> ni_active_;
 
   std::vector<Delivered> delivered_;
+  std::vector<SplitMix64> choice_rng_; // per node, for a routing's random choices
+  // Keeps one of several options at random when the routing asks for a random choice.
+  void choose_at_random(std::vector<Opt>& opts, std::int64_t node) {
+    if (opts.size() < 2 || !F_.fn_.random_choice()) return;
+    const std::size_t k = choice_rng_[static_cast<std::size_t>(node)].below(opts.size());
+    opts[0] = opts[k];
+    opts.resize(1);
+  }
 
   // Reachability per ordered pair of chips, found on first use: 0 unknown, 1 yes, 2 no.
   // (dense below kDenseReach chips, else a hash map of the pairs seen).

@@ -45,7 +45,7 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
     fail_usage("--packet-flits", "must be between 1 and 65535");
   const topo::Network& n = f.network();
   const RouterParams& P = f.params();
-  Engine e(f, engine_parts(f, threads));
+  Engine e(f, engine_parts(f, threads), m.seed);
   RunResult res;
   res.rate = traffic.rate;
 
