@@ -31,7 +31,7 @@ describe() {
 describe topo-enum families $families
 describe topo-gen families $families
 describe topo-gen formats json networkx graphml dot booksim
-describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk
+describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk dragonfly-min
 describe coll-sched collectives all-to-all all-reduce reduce-scatter all-gather
 describe coll-sched algorithms ring halfring foldedring mate matee
 describe coll-sched dim_scheduling sequential pipeline dimrotation

@@ -86,6 +86,6 @@ expect_exit 3 "$T/stale.json" topo-route --algorithm wfr
 expect_ok topo-route --help
 check "--help lists the algorithms" grep -q "fthoe (2-D mesh)" "$T/out"
 expect_ok topo-route --describe
-for a in dor wfr odd-even fthoe minimal dmodk; do check "--describe lists $a" grep -q "^$a\$" "$T/out"; done
+for a in dor wfr odd-even fthoe minimal dmodk dragonfly-min; do check "--describe lists $a" grep -q "^$a\$" "$T/out"; done
 
 finish

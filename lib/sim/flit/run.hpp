@@ -24,8 +24,8 @@ struct TrafficParams {
 struct MeasureParams {
   std::int64_t warmup = 3000;   // cycles before the window
   std::int64_t measure = 10000; // the window
-  // The drain may take this many cycles after the window (0: warm-up + window); past it, the run
-  // stops as saturated.
+  // The drain may take this many cycles after the window (0: warm-up + window, at least the
+  // latency limit); past it, the run stops as saturated.
   std::int64_t drain_limit = 0;
   // A run whose mean packet latency passes this is saturated (and stops early); 0: automatic,
   // max(500, 4 x the zero-load latency of the longest path).
