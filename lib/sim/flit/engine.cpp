@@ -204,6 +204,11 @@ Engine::Engine(const Fabric& f, int threads, std::uint64_t seed)
   out_flits_.assign(f.out_down_.size(), 0);
   router_flits_.assign(z(f.routers()), 0);
   router_va_.assign(z(f.routers()), 0);
+  va_begin_.assign(z(f.routers()) + 1, 0);
+  for (std::int64_t r = 0; r < f.routers(); ++r)
+    va_begin_[z(r) + 1] =
+        va_begin_[z(r)] + ((f.in_begin_[z(r) + 1] - f.in_begin_[z(r)]) * V_ + 63) / 64;
+  va_mask_.assign(z(va_begin_.back()), 0);
   port_mask_.assign(f.in_router_.size(), 0);
   rp_begin_.assign(z(f.routers()) + 1, 0);
   for (std::int64_t r = 0; r < f.routers(); ++r)
@@ -363,7 +368,7 @@ void Engine::deliver_flit(Part& W, std::int32_t target, std::uint32_t flit, Meta
   if (iv_[iv].state == kIdle) {
     iv_[iv].state = kRouting;
     iv_[iv].ready = now_ + F_.p_.routing_delay;
-    ++router_va_[z(r)];
+    set_waiting(r, static_cast<std::int32_t>(iv), true);
   }
   if (router_flits_[z(r)]++ == 0 && !router_active_[z(r)]) {
     router_active_[z(r)] = 1;
@@ -454,7 +459,7 @@ void Engine::send(Part& W, std::int32_t unit, int vc) {
     if (in.count > 0) {
       in.state = kRouting;
       in.ready = now_ + 1 + F_.p_.routing_delay;
-      ++router_va_[z(ih.router)];
+      set_waiting(ih.router, static_cast<std::int32_t>(i), true);
     } else {
       in.state = kIdle;
     }
@@ -469,9 +474,13 @@ void Engine::router_step(Part& W, std::int32_t r) {
   std::vector<Islip::Req>& reqs = W.alloc.requests();
   if (router_va_[z(r)] > 0) {
     reqs.clear();
-    for (std::int32_t u = ib; u < ie; ++u)
-      for (int v = 0; v < V_; ++v) {
-        const std::int32_t iv = u * V_ + v;
+    // In input-VC order, as a scan of the ports and their VCs would visit them.
+    const std::int32_t v0 = va_begin_[z(r)], v1 = va_begin_[z(r) + 1];
+    for (std::int32_t w = v0; w < v1; ++w)
+      for (std::uint64_t bits = va_mask_[z(w)]; bits != 0; bits &= bits - 1) {
+        const std::int32_t iv = ib * V_ + (w - v0) * 64 + std::countr_zero(bits);
+        const std::int32_t u = iv / V_;
+        const int v = iv - u * V_;
         InVc& in = iv_[z(iv)];
         if (in.state == kRouting && in.ready <= now_) {
           compute_route(W, iv, r, u, v);
@@ -502,7 +511,7 @@ void Engine::router_step(Part& W, std::int32_t r) {
         in.out_unit = o.out;
         in.state = kActive;
         in.ready = now_ + F_.p_.va_delay;
-        --router_va_[z(r)];
+        set_waiting(r, iv, false);
         set_candidate(static_cast<std::int32_t>(iv / V_), static_cast<int>(iv % V_));
         meta_[z(iv) * z(B_) + in.head].flags = o.flags;
       }

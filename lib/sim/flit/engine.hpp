@@ -255,7 +255,19 @@ private:
   std::vector<std::uint32_t> va_gptr_, va_aptr_, sa_gptr_, sa_aptr_, sw_rr_;
   std::vector<std::int64_t> out_flits_; // per out unit
   std::vector<std::int32_t> router_flits_;
-  std::vector<std::int32_t> router_va_; // input VCs waiting for routing or VC allocation
+  // Input VCs waiting for routing or VC allocation: a count per router, and a bit per input VC
+  // of the router (words from va_begin_[r]) so that the VC allocator visits only those.
+  std::vector<std::int32_t> router_va_;
+  std::vector<std::uint64_t> va_mask_;
+  std::vector<std::int32_t> va_begin_;
+  void set_waiting(std::int32_t r, std::int32_t iv, bool on) {
+    const std::int32_t k = iv - F_.in_begin_[static_cast<std::size_t>(r)] * V_;
+    std::uint64_t& w =
+        va_mask_[static_cast<std::size_t>(va_begin_[static_cast<std::size_t>(r)] + k / 64)];
+    const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+    w = on ? w | bit : w & ~bit;
+    router_va_[static_cast<std::size_t>(r)] += on ? 1 : -1;
+  }
   // Switch-allocation candidates (active input VCs holding flits): a bit per VC of each in unit,
   // and a bit per in unit of each router (words from rp_begin_[r]), so that the switch allocator
   // visits only ports with something to send.
