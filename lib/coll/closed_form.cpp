@@ -94,6 +94,56 @@ std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double
   return out;
 }
 
+// Fault-free all-to-all on a torus whose dimensions differ in size: chunk c's k-th dimension
+// starts after its own (k-1)-th and after the phase that last used that dimension (one chunk per
+// dimension at a time; Pipeline's chunk c-1), and takes T_d = T(N_d, S/C). The makespan of that
+// grid, by slots: sum_d T_d(S) sequential, (C + D - 1) T for equal T_d.
+std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusGeometry& g,
+                                           const std::vector<int>& live, double B, double a) {
+  if (s.algorithm != "ring" && s.algorithm != "halfring" && s.algorithm != "foldedring") return {};
+  const int D = static_cast<int>(live.size());
+  std::vector<std::vector<int>> order;
+  if (s.dim_scheduling == "sequential") {
+    order.push_back(live);
+  } else if (s.dim_scheduling == "pipeline") {
+    order.assign(static_cast<std::size_t>(s.chunks), live);
+  } else if (s.dim_scheduling == "dimrotation") {
+    for (int i = 0; i < D; ++i) {
+      order.emplace_back();
+      for (int k = 0; k < D; ++k)
+        order.back().push_back(live[static_cast<std::size_t>((i + k) % D)]);
+    }
+  } else {
+    return {};
+  }
+  const int C = static_cast<int>(order.size());
+  const bool pipeline = s.dim_scheduling == "pipeline";
+  const double S = static_cast<double>(s.bytes_per_node) / C;
+  std::vector<double> chunk_end(static_cast<std::size_t>(C), 0),
+      dim_end(static_cast<std::size_t>(g.dims()), 0);
+  const int slots = (pipeline ? C - 1 : 0) + D;
+  for (int slot = 0; slot < slots; ++slot) {
+    std::vector<double> used = dim_end;
+    for (int c = 0; c < C; ++c) {
+      const int k = slot - (pipeline ? c : 0);
+      if (k < 0 || k >= D) continue;
+      const int d = order[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)];
+      const auto uc = static_cast<std::size_t>(c), ud = static_cast<std::size_t>(d);
+      const double t =
+          std::max(chunk_end[uc], dim_end[ud]) + alg_time(s.algorithm, g.size(d), S, B, a);
+      chunk_end[uc] = t;
+      used[ud] = std::max(used[ud], t);
+    }
+    dim_end = used;
+  }
+  ClosedForm out;
+  out.time_s = *std::max_element(chunk_end.begin(), chunk_end.end());
+  out.formula = s.algorithm + "+" + s.dim_scheduling +
+                ": mixed radix, each chunk's dimensions one after the other, one chunk per "
+                "dimension at a time, T_d = T(N_d, S/C); per-sub-stage latency model";
+  return out;
+}
+
 } // namespace
 
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
@@ -106,8 +156,8 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
     if (g.size(d) > 1) live.push_back(d);
   if (live.empty()) return {};
   const int n = g.size(live.front());
-  for (int d : live)
-    if (g.size(d) != n) return {};
+  bool mixed = false;
+  for (int d : live) mixed |= g.size(d) != n;
   const double B = net.links.front().bandwidth_bytes_per_s, a = net.links.front().latency_s;
   for (auto& l : net.links)
     if (l.bandwidth_bytes_per_s != B || l.latency_s != a) return {};
@@ -117,6 +167,10 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
   const auto n_down = std::count(down.begin(), down.end(), 1);
   ClosedForm out;
   const std::string name = s.algorithm + "+" + s.dim_scheduling;
+  if (mixed) {
+    if (s.collective != "all-to-all" || n_down != 0) return {};
+    return mixed_radix_form(s, g, live, B, a);
+  }
   if (s.collective != "all-to-all")
     return n_down == 0 ? reduction_form(s, n, D, B, a) : std::nullopt;
   if (n_down == 0) {

@@ -41,11 +41,11 @@ struct ClosedForm {
 };
 
 // The closed form of a generated schedule on its network, under the per-sub-stage model, where
-// one exists: every dimension of the same size, every link of the same bandwidth and latency,
-// and either no fault (ring / halfring / foldedring with any scheduler, all-to-all and the
-// reductions) or exactly one failed link (all-to-all mate / matee, sequential or dimrotation).
-// nullopt otherwise (mixed radix lets DimRotation's chunks meet in one dimension; several faults
-// have no closed form here).
+// one exists: every link of the same bandwidth and latency, and either no fault (ring /
+// halfring / foldedring with any scheduler; the reductions on equal dimensions; all-to-all on
+// mixed radix too, where one chunk per dimension at a time makes the slowest dimension the
+// bottleneck) or exactly one failed link on equal dimensions (all-to-all mate / matee,
+// sequential or dimrotation). nullopt otherwise (several faults have no closed form here).
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
                                       const topo::Faults& faults);
 

@@ -10,7 +10,10 @@ namespace {
 // id and `after` list:
 // - a lane's steps form a chain; a phase's first step of each lane waits for the end of the
 //   chunk's previous phase (every lane's last step);
-// - pipeline: the normal phase of (c, k) also waits for the end of (c-1, k);
+// - a phase in dimension d also waits for the end of the phase that used d in an earlier slot
+//   (one chunk per dimension at a time, the artifact's active-chunks-per-dimension = 1): on a
+//   mixed-radix torus DimRotation's chunks would otherwise meet in the slow dimension and
+//   share its links; in Pipeline it is the wait of (c, k) for (c-1, k);
 // - when acceleration phases exist (MATE) or in.lockstep (a faulty torus), slots are kept
 //   apart: an acceleration phase waits for the normal phases of every chunk in its slot and for
 //   the acceleration phases of the chunks before it in that slot (faults in different
@@ -141,6 +144,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
     slots = std::max(slots, (pipeline ? c : 0) +
                                 static_cast<int>(order[static_cast<std::size_t>(c)].size()));
   Ends prev_slot; // lockstep: the end of the previous slot
+  std::vector<Ends> dim_user(static_cast<std::size_t>(g.dims())); // the last phase in each dim
   for (int slot = 0; slot < slots; ++slot) {
     struct Active {
       int c, k;
@@ -157,7 +161,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
       auto [c, k] = act[a];
       const auto uc = static_cast<std::size_t>(c);
       const Entry& e = order[uc][static_cast<std::size_t>(k)];
-      Ends wait = chunk_end[uc];
+      Ends wait = join(chunk_end[uc], dim_user[static_cast<std::size_t>(e.dim)]);
       if (pipeline && c > 0) wait = join(wait, group_end[uc - 1][static_cast<std::size_t>(k)]);
       if (lockstep) wait = join(wait, prev_slot);
       const DimPlan& plan = plan_of(e);
@@ -180,6 +184,16 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
       group_end[uc][static_cast<std::size_t>(k)] = end;
       chunk_end[uc] = end;
     }
+    // The dimensions this slot used: their next user waits for every phase of it here.
+    std::vector<Ends> used(dim_user.size());
+    for (std::size_t a = 0; a < act.size(); ++a) {
+      auto [c, k] = act[a];
+      const auto uc = static_cast<std::size_t>(c);
+      const auto d = static_cast<std::size_t>(order[uc][static_cast<std::size_t>(k)].dim);
+      used[d] = join(used[d], group_end[uc][static_cast<std::size_t>(k)]);
+    }
+    for (std::size_t d = 0; d < used.size(); ++d)
+      if (!used[d].empty()) dim_user[d] = std::move(used[d]);
     if (lockstep) {
       Ends end = accel_chain.empty() ? normals : join(normals, accel_chain);
       std::sort(end.begin(), end.end());
