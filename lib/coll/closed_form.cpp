@@ -36,7 +36,8 @@ namespace {
 
 double alg_time(const std::string& alg, int n, double S, double B, double a) {
   const auto m = LatencyModel::PerSubStage;
-  if (alg == "ring" || alg == "foldedring") return ring_time(n, S, B, a, m);
+  // Fault-free, FoldedRing is HalfRing (all-to-all) and FoldedRing-ring the Ring.
+  if (alg == "ring" || alg == "foldedring-ring") return ring_time(n, S, B, a, m);
   return halfring_time(n, S, B, a, m);
 }
 
@@ -100,7 +101,9 @@ std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double
 // grid, by slots: sum_d T_d(S) sequential, (C + D - 1) T for equal T_d.
 std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusGeometry& g,
                                            const std::vector<int>& live, double B, double a) {
-  if (s.algorithm != "ring" && s.algorithm != "halfring" && s.algorithm != "foldedring") return {};
+  if (s.algorithm != "ring" && s.algorithm != "halfring" && s.algorithm != "foldedring" &&
+      s.algorithm != "foldedring-ring")
+    return {};
   const int D = static_cast<int>(live.size());
   std::vector<std::vector<int>> order;
   if (s.dim_scheduling == "sequential") {

@@ -254,12 +254,19 @@ DimPlan halfring_dim_plan(const DimContext& c) {
   return DimPlan{{PhasePlan{"", {{0, halfring_all_to_all_plan(c.geometry->size(c.dim))}}}}};
 }
 
-DimPlan foldedring_dim_plan(const DimContext& c) {
+namespace {
+
+// A ring with one failed link runs its folded ring in lane 1; the healthy rings run HalfRing
+// (all-to-all, halfring_healthy) or the bidirectional Ring in lane 0.
+DimPlan folded_dim_plan(const DimContext& c, bool halfring_healthy) {
   const DimFaults& f = *c.faults;
   const int n = c.geometry->size(c.dim);
   PhasePlan normal;
   if (!f.healthy.empty())
-    normal.lanes.push_back({0, on_rings(ring_plan_for(c.op, n), healthy_scope(f))});
+    normal.lanes.push_back(
+        {0, on_rings(halfring_healthy && c.op == PhaseOp::AllToAll ? halfring_all_to_all_plan(n)
+                                                                   : ring_plan_for(c.op, n),
+                     healthy_scope(f))});
   RingPlan fold;
   for (auto& [ring, positions] : f.faulty) {
     if (positions.size() > 1)
@@ -273,6 +280,15 @@ DimPlan foldedring_dim_plan(const DimContext& c) {
   }
   if (!fold.empty()) normal.lanes.push_back({1, std::move(fold)});
   return DimPlan{{std::move(normal)}};
+}
+
+} // namespace
+
+DimPlan foldedring_dim_plan(const DimContext& c) {
+  return folded_dim_plan(c, true);
+}
+DimPlan foldedring_ring_dim_plan(const DimContext& c) {
+  return folded_dim_plan(c, false);
 }
 
 DimPlan mate_dim_plan(const DimContext& c) {

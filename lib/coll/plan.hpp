@@ -52,9 +52,12 @@ struct DimContext {
 
 DimPlan ring_dim_plan(const DimContext& c);
 DimPlan halfring_dim_plan(const DimContext& c);
-// Healthy rings run the bidirectional Ring, a ring with one failed link the folded ring;
-// Error(Infeasible) for a ring with two or more.
+// A ring with one failed link runs the folded ring, Error(Infeasible) for a ring with two or
+// more; the healthy rings run HalfRing for all-to-all (the MICRO'25 artifact's FoldedRing: its
+// halfring on a dimension marked failed) and the bidirectional Ring for the reductions.
 DimPlan foldedring_dim_plan(const DimContext& c);
+// The same with the bidirectional Ring on the healthy rings for all-to-all too.
+DimPlan foldedring_ring_dim_plan(const DimContext& c);
 // HalfRing on the healthy rings; each faulty ring's data goes through acceleration planes and
 // (with one fault) its folded ring. Error(Infeasible) for a ring no plane and no fold can serve.
 DimPlan mate_dim_plan(const DimContext& c);

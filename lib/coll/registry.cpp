@@ -79,9 +79,10 @@ const std::vector<AlgorithmInfo>& algorithms() {
        {},
        &halfring_dim_plan},
       {"foldedring",
-       "Ring made fault tolerant: a ring with one failed link runs the unidirectional Ring on "
-       "its folded ring (the hop over the failed link goes the other way round, N-1 hops); "
-       "healthy rings run the Ring; two failed links on one ring are refused",
+       "a ring with one failed link runs the unidirectional Ring on its folded ring (the hop "
+       "over the failed link goes the other way round, N-1 hops); healthy rings run HalfRing "
+       "(all-to-all; the MICRO'25 artifact's definition) or the Ring (reductions); two failed "
+       "links on one ring are refused",
        paper + ", section 4.1, Algorithm 2, Fig. 8 (which generalises it to all-reduce, "
                "reduce-scatter and all-gather: the folded ring runs their unidirectional ring)",
        {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
@@ -89,6 +90,15 @@ const std::vector<AlgorithmInfo>& algorithms() {
        false,
        {},
        &foldedring_dim_plan},
+      {"foldedring-ring",
+       "foldedring with the bidirectional Ring, not HalfRing, on the healthy rings of an "
+       "all-to-all (Ring made fault tolerant, as the paper's section 4.1 introduces it)",
+       paper + ", section 4.1, Algorithm 2",
+       {"all-to-all"},
+       "folded",
+       false,
+       {},
+       &foldedring_ring_dim_plan},
       {"mate",
        "HalfRing on healthy rings; a faulty ring sends nothing in the normal phase and all its "
        "data in an acceleration phase right after it: a HalfRing on each healthy plane through "

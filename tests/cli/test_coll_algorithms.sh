@@ -141,7 +141,7 @@ expect_exit 3 "$T/bad6.json" net-sim
 
 # --- refusals: one line on stderr, the documented exit code ------------------------------------
 expect_exit 2 "$T/net.json" coll-sched --algorithm quarterring --bytes 1MiB
-check "unknown algorithm lists the known ones" grep -q "halfring, foldedring, mate, matee" "$T/err"
+check "unknown algorithm lists the known ones" grep -q "halfring, foldedring, foldedring-ring, mate, matee" "$T/err"
 expect_exit 2 "$T/net.json" coll-sched --algorithm halfring --dims dimrotation --chunks 6 --bytes 1MiB
 check "--chunks names the option" grep -q -- "--chunks" "$T/err"
 expect_exit 2 "$T/net.json" coll-sched --dims sequential --chunks 2 --bytes 1MiB

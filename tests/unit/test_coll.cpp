@@ -416,10 +416,10 @@ TEST_CASE("registry: one consistent list", "[coll]") {
   json j = describe();
   CHECK(j["algorithms"][0]["name"] == "ring");
   CHECK(j["collectives"][0]["algorithms"] ==
-        json({"ring", "halfring", "foldedring", "mate", "matee"}));
+        json({"ring", "halfring", "foldedring", "foldedring-ring", "mate", "matee"}));
   CHECK(j["collectives"][1]["algorithms"] == json({"ring", "foldedring"}));
   CHECK(j["dim_scheduling"][0]["name"] == "sequential");
-  CHECK(algorithm_names() == "ring, halfring, foldedring, mate, matee");
+  CHECK(algorithm_names() == "ring, halfring, foldedring, foldedring-ring, mate, matee");
   CHECK(dim_scheduling_names() == "sequential, pipeline, dimrotation");
 }
 

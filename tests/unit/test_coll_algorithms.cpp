@@ -402,61 +402,71 @@ TEST_CASE("folded plan: N(N-1)/2 steps; the folded hop takes the N-1 other links
   const DimRings rings(g, 1);
   const std::int64_t chip = g.id({1, 1, 1});
   const std::int64_t ring = rings.ring_of(chip);
-  for (const std::string& dims : kSchedulers) {
-    INFO(dims);
-    Schedule s = gen(net, f, "foldedring", dims);
-    std::int64_t folded = 0, healthy = 0;
-    for (auto& ph : s.phases)
-      for (auto& st : ph.steps)
-        for (auto& tr : st.transfers) {
-          if (ph.dimension != 1) {
-            CHECK(tr.fold_at == -1);
-            CHECK(!tr.rings);
-            continue;
+  // The healthy rings of the faulty dimension run HalfRing (foldedring: on a ring of 5, 3 steps
+  // of two whole blocks, one each way) or the bidirectional Ring (foldedring-ring: 10 steps of
+  // two half blocks).
+  struct Healthy {
+    const char* alg;
+    int steps;
+    Fraction fraction;
+  };
+  for (const Healthy& h :
+       {Healthy{"foldedring", 3, {1, 1}}, Healthy{"foldedring-ring", 10, {1, 2}}})
+    for (const std::string& dims : kSchedulers) {
+      INFO(h.alg << " " << dims);
+      Schedule s = gen(net, f, h.alg, dims);
+      std::int64_t folded = 0, healthy = 0;
+      for (auto& ph : s.phases)
+        for (auto& st : ph.steps)
+          for (auto& tr : st.transfers) {
+            if (ph.dimension != 1) {
+              CHECK(tr.fold_at == -1);
+              CHECK(!tr.rings);
+              continue;
+            }
+            if (tr.fold_at < 0) { // the healthy rings, in lane 0
+              ++healthy;
+              CHECK(st.lane == 0);
+              CHECK(tr.fraction == h.fraction);
+              REQUIRE(tr.rings);
+              CHECK(tr.rings->size() == 24);
+              CHECK(!std::binary_search(tr.rings->begin(), tr.rings->end(), ring));
+              continue;
+            }
+            ++folded;
+            CHECK(st.lane == 1);
+            CHECK(tr.fold_at == 1);
+            CHECK(tr.rings == std::vector<std::int64_t>{ring});
+            for (int i = 0; i < 5; ++i) {
+              std::vector<std::int64_t> links;
+              std::int64_t last = -1;
+              for_each_hop(g, 1, 5, rings.chip(ring, i), i, tr,
+                           [&](std::int64_t, std::int64_t dst, std::int64_t ch) {
+                             links.push_back(topo::link_of_channel(ch));
+                             last = dst;
+                           });
+              CHECK(last == rings.chip(ring, (i + 1) % 5)); // the logical hop i -> i+1
+              CHECK(std::find(links.begin(), links.end(), failed) == links.end());
+              CHECK(static_cast<int>(links.size()) == hop_count(tr, i, 5));
+              CHECK(links.size() == (i == 1 ? 4u : 1u));
+              if (i == 1) CHECK(std::set<std::int64_t>(links.begin(), links.end()).size() == 4);
+            }
           }
-          if (tr.fold_at < 0) { // the healthy rings run the bidirectional Ring in lane 0
-            ++healthy;
-            CHECK(st.lane == 0);
-            CHECK(tr.fraction == Fraction{1, 2});
-            REQUIRE(tr.rings);
-            CHECK(tr.rings->size() == 24);
-            CHECK(!std::binary_search(tr.rings->begin(), tr.rings->end(), ring));
-            continue;
-          }
-          ++folded;
-          CHECK(st.lane == 1);
-          CHECK(tr.fold_at == 1);
-          CHECK(tr.rings == std::vector<std::int64_t>{ring});
-          for (int i = 0; i < 5; ++i) {
-            std::vector<std::int64_t> links;
-            std::int64_t last = -1;
-            for_each_hop(g, 1, 5, rings.chip(ring, i), i, tr,
-                         [&](std::int64_t, std::int64_t dst, std::int64_t ch) {
-                           links.push_back(topo::link_of_channel(ch));
-                           last = dst;
-                         });
-            CHECK(last == rings.chip(ring, (i + 1) % 5)); // the logical hop i -> i+1
-            CHECK(std::find(links.begin(), links.end(), failed) == links.end());
-            CHECK(static_cast<int>(links.size()) == hop_count(tr, i, 5));
-            CHECK(links.size() == (i == 1 ? 4u : 1u));
-            if (i == 1) CHECK(std::set<std::int64_t>(links.begin(), links.end()).size() == 4);
-          }
-        }
-    CHECK(folded == s.chunks * 10);      // N(N-1)/2 steps of one transfer per chunk
-    CHECK(healthy == s.chunks * 10 * 2); // Ring: N(N-1)/2 steps of two transfers
-    // The simulator sees the same paths: one 4-link flow per folded step.
-    ScheduleProgram prog(s, net);
-    sim::StepFlows fl;
-    const Phase& p1 = phase_named(s, s.chunks > 1 ? "chunk0/dim1" : "dim1");
-    for (auto& st : p1.steps) {
-      if (st.lane != 1) continue;
-      prog.flows(static_cast<std::size_t>(st.id), fl);
-      REQUIRE(fl.flows.size() == 5);
-      CHECK(fl.flows[1].count == 4);
-      for (std::uint32_t c = 0; c < fl.flows[1].count; ++c)
-        CHECK(topo::link_of_channel(fl.channels[fl.flows[1].first + c]) != failed);
+      CHECK(folded == s.chunks * 10);           // N(N-1)/2 steps of one transfer per chunk
+      CHECK(healthy == s.chunks * h.steps * 2); // two transfers per step
+      // The simulator sees the same paths: one 4-link flow per folded step.
+      ScheduleProgram prog(s, net);
+      sim::StepFlows fl;
+      const Phase& p1 = phase_named(s, s.chunks > 1 ? "chunk0/dim1" : "dim1");
+      for (auto& st : p1.steps) {
+        if (st.lane != 1) continue;
+        prog.flows(static_cast<std::size_t>(st.id), fl);
+        REQUIRE(fl.flows.size() == 5);
+        CHECK(fl.flows[1].count == 4);
+        for (std::uint32_t c = 0; c < fl.flows[1].count; ++c)
+          CHECK(topo::link_of_channel(fl.channels[fl.flows[1].first + c]) != failed);
+      }
     }
-  }
 }
 
 TEST_CASE("dimrotation: D chunks, chunk i takes the dimensions i, i+1, ... (mod D)", "[coll-alg]") {
@@ -948,7 +958,10 @@ TEST_CASE("simulated times keep the paper's order; generation is deterministic",
     CHECK(ring_seq / ring_dr == Approx(3.0).epsilon(1e-9));
     CHECK(mate_dr / hr_dr == Approx(10.0 / 7).epsilon(1e-9));
     CHECK(matee_dr / hr_dr == Approx(9.0 / 7).epsilon(1e-9));
-    CHECK(fr_seq / hr_dr == Approx(6.0).epsilon(1e-9)); // Ring, folded ring (1/r), Ring
+    // HalfRing, the folded ring (1/r = 3 HalfRings; its healthy rings run HalfRing beside
+    // it), HalfRing; with the Ring on the healthy rings 1.5 + 3 + 1.5.
+    CHECK(fr_seq / hr_dr == Approx(5.0).epsilon(1e-9));
+    CHECK(t(y, "foldedring-ring", "sequential") / hr_dr == Approx(6.0).epsilon(1e-9));
     // FoldedRing + DimRotation: slots in lockstep on a faulty torus, each as long as its folded
     // chunk, T_FR(S/3) = 2 T_Ring(S/3) = 3 T_HR(S/3): D slots, 3 T_HR(S) = T_HR / r (section 5).
     CHECK(fr_dr / hr_dr == Approx(3.0).epsilon(1e-9));
