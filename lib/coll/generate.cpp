@@ -79,13 +79,17 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   if (col.name == "reduce-scatter" || col.name == "all-reduce")
     ops.push_back(PhaseOp::ReduceScatter);
   if (col.name == "all-gather" || col.name == "all-reduce") ops.push_back(PhaseOp::AllGather);
+  // The ring that sets a slot's length: the largest, unless dimensions run one at a time.
+  int largest = 1;
+  for (int d = 0; d < g.dims(); ++d) largest = std::max(largest, g.size(d));
   for (PhaseOp op : ops) {
     auto& plans = in.plans[static_cast<std::size_t>(op)];
     plans.resize(static_cast<std::size_t>(g.dims()));
     for (int d = 0; d < g.dims(); ++d)
       if (g.size(d) > 1)
         plans[static_cast<std::size_t>(d)] =
-            alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name, op});
+            alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name, op,
+                                dims.name == "sequential" ? g.size(d) : largest});
   }
   Schedule s = dims.compose(in);
   s.network_fingerprint = net.fingerprint;

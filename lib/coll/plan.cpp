@@ -94,6 +94,9 @@ DimPlan mate_plan(const DimContext& c, bool early) {
     return out;
   }
   const Fraction r = halfring_folded_ratio(n);
+  // MATEe's normal-phase share on the folded ring: what fits in the slot's normal phase, whose
+  // length the largest ring running beside it sets (r itself when that is this ring's size).
+  const Fraction x = slot_folded_ratio(std::max(c.slot_ring, n), n);
   // Per faulty ring: its planes, what its folded ring and each plane carry in phase M, and every
   // channel phase M uses for it (to keep rings that share a link in separate phases).
   struct Part {
@@ -122,7 +125,7 @@ DimPlan mate_plan(const DimContext& c, bool early) {
       DimRings rings(geo, c.dim);
       for (int i = 0; i < n; ++i)
         for (int dir : {+1, -1}) p.channels.push_back(geo.channel(rings.chip(ring, i), c.dim, dir));
-      if (early) merge(early_fold, folded_on(n, p.fold_at, ring, r));
+      if (early) merge(early_fold, folded_on(n, p.fold_at, ring, x));
     }
     std::sort(p.channels.begin(), p.channels.end());
     p.channels.erase(std::unique(p.channels.begin(), p.channels.end()), p.channels.end());
@@ -161,7 +164,8 @@ DimPlan mate_plan(const DimContext& c, bool early) {
       // r'/(P + r'), r' = r with a usable fold, 0 without: their times are then equal (bandwidth
       // terms), since the folded ring is 1/r times slower than a HalfRing.
       const bool fold = p->fold_at >= 0;
-      const Fraction rem = early && fold ? one_minus(r) : Fraction{1, 1};
+      const Fraction rem = early && fold ? one_minus(x) : Fraction{1, 1};
+      if (rem.num == 0) continue; // the normal phase carried it all
       const Fraction rr = fold ? r : Fraction{0, 1};
       const auto P = static_cast<std::int64_t>(p->planes.size());
       // 1/(P + rr) = rr.den / (P rr.den + rr.num)
@@ -216,6 +220,14 @@ std::vector<DimFaults> dim_faults(const topo::TorusGeometry& g, const topo::Netw
 
 Fraction halfring_folded_ratio(int n) {
   return n % 2 == 0 ? make_fraction(n, 4 * (n - 1)) : make_fraction(n + 1, 4 * n);
+}
+
+Fraction slot_folded_ratio(int n, int n_f) {
+  if (n == n_f) return halfring_folded_ratio(n);
+  const std::int64_t N = n, F = n_f;
+  const Fraction x =
+      N % 2 == 0 ? make_fraction(N, 4 * (F - 1)) : make_fraction(N * N - 1, 4 * N * (F - 1));
+  return x.num >= x.den ? Fraction{1, 1} : x;
 }
 
 namespace {

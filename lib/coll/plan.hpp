@@ -48,6 +48,11 @@ struct DimContext {
   const std::vector<char>* down_links = nullptr;
   std::string algorithm;          // for messages
   PhaseOp op = PhaseOp::AllToAll; // what the phase does (only ring and foldedring reduce)
+  // The largest ring of the dimensions that run in the same slot as this one (DimRotation and
+  // Pipeline run every dimension at once, the sequential scheduler one): its HalfRing sets how
+  // long the slot's normal phase lasts, which MATEe fills with folded-ring traffic. 0: this
+  // dimension's own size.
+  int slot_ring = 0;
 };
 
 DimPlan ring_dim_plan(const DimContext& c);
@@ -66,5 +71,10 @@ DimPlan matee_dim_plan(const DimContext& c);
 // r = T_HalfRing / T_FoldedRing (bandwidth terms, Table 1): N/(4(N-1)) for even N, (N+1)/(4N)
 // for odd N. MATEe's static fraction and the acceleration split derive from it.
 Fraction halfring_folded_ratio(int n);
+// The share of a ring of n_f a folded ring moves in the time of a HalfRing on a ring of n
+// (bandwidth terms): n / (4 (n_f - 1)) for even n, (n^2 - 1) / (4 n (n_f - 1)) for odd n, at
+// most 1. MATEe's normal-phase share when the slot is set by a larger ring (the MICRO'25
+// artifact's N_max / (4 (N_f - 1))); halfring_folded_ratio(n) when n = n_f.
+Fraction slot_folded_ratio(int n, int n_f);
 
 } // namespace icnkit::coll

@@ -288,3 +288,24 @@ TEST_CASE("MATE and MATEe with one fault: times worked out by hand", "[closed-fo
     CHECK(close(r.cf->time_s, c.want));
   }
 }
+
+TEST_CASE("MATEe fills the slot the largest ring sets (mixed radix)", "[closed-form]") {
+  // 8x4x4, one failed link in dimension 1 (a 4-ring), DimRotation, zero latency. Every slot's
+  // normal phase lasts a HalfRing on the 8-rings, S/(3B) for a chunk of S/3: the faulty 4-ring's
+  // folded ring moves N_max/(4(N_f - 1)) = 2/3 of its chunk in that time (its own r would be
+  // 1/3), and the acceleration phase the remaining 1/3 over P = 2 planes and the fold, each
+  // S/(42B). MATE sends it all there: S/(14B). Three slots: MATEe 15/14 S/B, MATE 17/14 S/B.
+  const double B = 56.0 * (1 << 30), S = 2.0 * (1 << 30);
+  topo::Network net = torus({8, 4, 4}, B, 0);
+  topo::Faults f = fail(net, {"(0,0,0)-(0,1,0)"});
+  CHECK(coll::slot_folded_ratio(8, 4) == coll::Fraction{2, 3});
+  CHECK(coll::slot_folded_ratio(4, 4) == coll::halfring_folded_ratio(4));
+  CHECK(close(run(net, f, "matee", "dimrotation", 2LL << 30).time_s, 15.0 / 14 * S / B));
+  CHECK(close(run(net, f, "mate", "dimrotation", 2LL << 30).time_s, 17.0 / 14 * S / B));
+  // One dimension at a time (sequential), no larger ring runs beside the 4-ring: r = 1/3.
+  Run seq = run(net, f, "matee", "sequential", 2LL << 30);
+  // 8-ring HalfRing S/B, then the 4-rings: HalfRing S/(2B) beside the fold's r (3 S/(2B)) =
+  // S/(2B), then the acceleration (1 - r) S / (2 (P + r) B) ... = 2/7 S/(2B), then the other
+  // 4-ring dimension S/(2B).
+  CHECK(close(seq.time_s, S / B + S / (2 * B) + (2.0 / 7) * S / (2 * B) + S / (2 * B)));
+}
