@@ -34,8 +34,8 @@ double folded_time(int n, double S, double B, double alpha, LatencyModel m) {
 
 namespace {
 
-double alg_time(const std::string& alg, int n, double S, double B, double a) {
-  const auto m = LatencyModel::PerSubStage;
+double alg_time(const std::string& alg, int n, double S, double B, double a,
+                LatencyModel m = LatencyModel::PerSubStage) {
   // Fault-free, FoldedRing is HalfRing (all-to-all) and FoldedRing-ring the Ring.
   if (alg == "ring" || alg == "foldedring-ring") return ring_time(n, S, B, a, m);
   return halfring_time(n, S, B, a, m);
@@ -100,7 +100,8 @@ std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double
 // dimension at a time; Pipeline's chunk c-1), and takes T_d = T(N_d, S/C). The makespan of that
 // grid, by slots: sum_d T_d(S) sequential, (C + D - 1) T for equal T_d.
 std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusGeometry& g,
-                                           const std::vector<int>& live, double B, double a) {
+                                           const std::vector<int>& live, double B, double a,
+                                           LatencyModel m) {
   if (s.algorithm != "ring" && s.algorithm != "halfring" && s.algorithm != "foldedring" &&
       s.algorithm != "foldedring-ring")
     return {};
@@ -133,7 +134,7 @@ std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusG
       const int d = order[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)];
       const auto uc = static_cast<std::size_t>(c), ud = static_cast<std::size_t>(d);
       const double t =
-          std::max(chunk_end[uc], dim_end[ud]) + alg_time(s.algorithm, g.size(d), S, B, a);
+          std::max(chunk_end[uc], dim_end[ud]) + alg_time(s.algorithm, g.size(d), S, B, a, m);
       chunk_end[uc] = t;
       used[ud] = std::max(used[ud], t);
     }
@@ -143,14 +144,16 @@ std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusG
   out.time_s = *std::max_element(chunk_end.begin(), chunk_end.end());
   out.formula = s.algorithm + "+" + s.dim_scheduling +
                 ": mixed radix, each chunk's dimensions one after the other, one chunk per "
-                "dimension at a time, T_d = T(N_d, S/C); per-sub-stage latency model";
+                "dimension at a time, T_d = T(N_d, S/C); " +
+                std::string(m == LatencyModel::Table1 ? "astra (Table 1) latency model"
+                                                      : "per-sub-stage latency model");
   return out;
 }
 
 } // namespace
 
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
-                                      const topo::Faults& faults) {
+                                      const topo::Faults& faults, LatencyModel m) {
   if (net.links.empty() || !faults.chips.empty()) return {};
   topo::TorusGeometry g = topo::TorusGeometry::shape_of(net, "closed form");
   if (topo::TorusGeometry::twisted(net)) return {};
@@ -172,26 +175,28 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
   const std::string name = s.algorithm + "+" + s.dim_scheduling;
   if (mixed) {
     if (s.collective != "all-to-all" || n_down != 0) return {};
-    return mixed_radix_form(s, g, live, B, a);
+    return mixed_radix_form(s, g, live, B, a, m);
   }
+  if (m == LatencyModel::Table1 && (s.collective != "all-to-all" || n_down != 0)) return {};
   if (s.collective != "all-to-all")
     return n_down == 0 ? reduction_form(s, n, D, B, a) : std::nullopt;
   if (n_down == 0) {
     if (s.algorithm == "mate" || s.algorithm == "matee") return {};
     if (s.dim_scheduling == "sequential") {
-      out.time_s = D * alg_time(s.algorithm, n, S, B, a);
+      out.time_s = D * alg_time(s.algorithm, n, S, B, a, m);
       out.formula = name + ": D T(S) = " + std::to_string(D) + " T(S)";
     } else if (s.dim_scheduling == "dimrotation") {
-      out.time_s = D * alg_time(s.algorithm, n, S / D, B, a);
+      out.time_s = D * alg_time(s.algorithm, n, S / D, B, a, m);
       out.formula = name + ": D T(S/D), D = " + std::to_string(D);
     } else if (s.dim_scheduling == "pipeline") {
       const int C = s.chunks;
-      out.time_s = (C + D - 1) * alg_time(s.algorithm, n, S / C, B, a);
+      out.time_s = (C + D - 1) * alg_time(s.algorithm, n, S / C, B, a, m);
       out.formula = name + ": (C + D - 1) T(S/C), C = " + std::to_string(C);
     } else {
       return {};
     }
-    out.formula += ", per-sub-stage latency model";
+    out.formula += m == LatencyModel::Table1 ? ", astra (Table 1) latency model"
+                                             : ", per-sub-stage latency model";
     return out;
   }
   if (n_down != 1 || (s.algorithm != "mate" && s.algorithm != "matee")) return {};

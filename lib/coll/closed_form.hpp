@@ -46,7 +46,10 @@ struct ClosedForm {
 // mixed radix too, where one chunk per dimension at a time makes the slowest dimension the
 // bottleneck) or exactly one failed link on equal dimensions (all-to-all mate / matee,
 // sequential or dimrotation). nullopt otherwise (several faults have no closed form here).
+// Under Table1 (the astra accounting: alpha once per phase) only the fault-free all-to-all
+// forms exist.
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
-                                      const topo::Faults& faults);
+                                      const topo::Faults& faults,
+                                      LatencyModel m = LatencyModel::PerSubStage);
 
 } // namespace icnkit::coll

@@ -1,12 +1,14 @@
 #include "coll/expand.hpp"
 
+#include <algorithm>
+
 #include "coll/hops.hpp"
 #include "coll/rings.hpp"
 #include "topo/torus_geometry.hpp"
 
 namespace icnkit::coll {
 
-ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net)
+ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net, StepLatency latency)
     : sched_(s), geo_(topo::TorusGeometry::of(net, "the schedule simulation")) {
   const topo::TorusGeometry& g = geo_;
   // Tables per dimension: the simulator asks for 8192 flows per step on 16x16x16, 360 times, so
@@ -52,6 +54,20 @@ ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net)
       steps_[id].after = ph.steps[k].after;
       steps_[id].phase = static_cast<int>(p);
       where_[id] = {p, k};
+    }
+    if (latency == StepLatency::Astra) {
+      const double alpha = net.links.empty() ? 0 : net.links.front().latency_s;
+      const bool accel = ph.name.find("/accel") != std::string::npos;
+      std::vector<int> lanes_seen;
+      for (const Step& st : ph.steps) {
+        double& lat = steps_[static_cast<std::size_t>(st.id)].latency_s;
+        lat = 0;
+        if (std::find(lanes_seen.begin(), lanes_seen.end(), st.lane) != lanes_seen.end()) continue;
+        lanes_seen.push_back(st.lane);
+        bool folded = false;
+        for (const RingTransfer& tr : st.transfers) folded |= tr.fold_at >= 0;
+        lat = alpha * (accel ? 3 : folded ? ph.ring_size - 1 : 1);
+      }
     }
   }
 }

@@ -12,12 +12,29 @@
 
 namespace icnkit::coll {
 
+// How a schedule's steps pay link latency.
+enum class StepLatency {
+  PerHop, // every step pays its flows' path latency (store-and-forward: one alpha per sub-stage)
+  // The MICRO'25 artifact's accounting (ASTRA-sim's analytical backend): a phase pays its
+  // latency once, on the first step of each lane: alpha for Ring and HalfRing, (N-1) alpha for
+  // a folded ring, 3 alpha for an acceleration phase; later steps pay none.
+  Astra,
+};
+
+// The astra model as the report names it.
+inline constexpr const char* kAstraLatencyModel =
+    "astra: the MICRO'25 artifact's accounting (ASTRA-sim analytical backend): alpha once per "
+    "Ring or HalfRing phase, (N-1) alpha per folded ring, 3 alpha per acceleration phase, "
+    "bytes at the max-min fair rate";
+
 class ScheduleProgram : public sim::Program {
 public:
   // Copies what it needs from `s` and `net` (neither must outlive the program). The network must
   // be the torus the schedule was made for (Error(Infeasible) for another family; shapes are
   // checked by verify(), run it first on schedules read from documents).
-  ScheduleProgram(const Schedule& s, const topo::Network& net);
+  // Astra takes alpha from the network's first link (the artifact's tori have one latency).
+  ScheduleProgram(const Schedule& s, const topo::Network& net,
+                  StepLatency latency = StepLatency::PerHop);
 
   const std::vector<std::string>& phases() const override { return phase_names_; }
   const std::vector<sim::StepInfo>& steps() const override { return steps_; }

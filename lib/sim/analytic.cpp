@@ -138,6 +138,7 @@ void Engine::start_step(std::size_t s, double t) {
   res_.step_start_s[s] = t;
   last_done_[s] = t;
   prog_.flows(s, buf_);
+  const double step_latency = prog_.steps()[s].latency_s;
   const std::size_t nch = bw_.size();
   std::uint32_t pending = 0;
   const std::size_t grow = rem_.size() + buf_.flows.size();
@@ -164,6 +165,7 @@ void Engine::start_step(std::size_t s, double t) {
       lat += lat_[static_cast<std::size_t>(ch)];
       res_.channel_bytes[static_cast<std::size_t>(ch)] += f.bytes;
     }
+    if (step_latency >= 0) lat = step_latency;
     ++res_.flows;
     if (f.count == 0 || f.bytes == 0) {
       // Nothing to share: the flow completes after its latency alone.

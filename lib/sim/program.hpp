@@ -23,7 +23,8 @@ struct StepFlows {
     flows.clear();
     channels.clear();
   }
-  void add(std::int64_t src, std::int64_t dst, double bytes, const std::vector<std::int64_t>& path) {
+  void add(std::int64_t src, std::int64_t dst, double bytes,
+           const std::vector<std::int64_t>& path) {
     flows.push_back({src, dst, bytes, static_cast<std::uint32_t>(channels.size()),
                      static_cast<std::uint32_t>(path.size())});
     channels.insert(channels.end(), path.begin(), path.end());
@@ -37,6 +38,9 @@ struct StepFlows {
 struct StepInfo {
   std::vector<std::int64_t> after; // indices of the steps that must finish first
   int phase = 0;                   // index into Program::phases()
+  // >= 0: every flow of the step takes this latency instead of the sum of its links' (a latency
+  // model that charges per phase rather than per hop, e.g. coll::StepLatency::Astra).
+  double latency_s = -1;
 };
 
 class Program {

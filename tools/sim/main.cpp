@@ -177,7 +177,7 @@ sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traff
 } // namespace
 
 int main(int argc, char** argv) {
-  std::string mode = "analytic", traffic, bytes_text, format = "json";
+  std::string mode = "analytic", traffic, bytes_text, format = "json", latency_model = "per-step";
   bool step_times = false;
   FlitCli flit;
   return tool::run(
@@ -225,6 +225,14 @@ int main(int argc, char** argv) {
             ->check(CLI::IsMember({"json", "csv"}))
             ->default_str("json");
         app.add_flag("--step-times", step_times, "Record every step's start and end in the report");
+        app.add_option("--latency-model", latency_model,
+                       "Latency of a schedule's steps (analytic): per-step (every "
+                       "store-and-forward step pays its path's link latencies; default) or astra "
+                       "(the MICRO'25 artifact's ASTRA-sim accounting: alpha once per Ring or "
+                       "HalfRing phase, (N-1) alpha per folded ring, 3 alpha per acceleration "
+                       "phase)")
+            ->check(CLI::IsMember({"per-step", "astra"}))
+            ->default_str("per-step");
         add_flit_options(app, flit);
         tool::add_strict(app, c);
         tool::add_describe(app, c,
@@ -234,6 +242,8 @@ int main(int argc, char** argv) {
       },
       [&](tool::Common& c) {
         if (mode == "flit") {
+          if (latency_model != "per-step")
+            fail_usage("--latency-model", "belongs to the analytic simulation of a schedule");
           if (traffic.empty())
             fail_infeasible("--mode", "flit mode simulates synthetic traffic (--traffic " +
                                           sim::pattern_names() +
@@ -290,6 +300,9 @@ int main(int argc, char** argv) {
           fail_usage("--traffic", "analytic mode takes all-to-all, all-to-all-pairwise or "
                                   "all-to-all-mpich, not '" +
                                       traffic + "' (flit mode: " + sim::pattern_names() + ")");
+        if (latency_model != "per-step" && !traffic.empty())
+          fail_usage("--latency-model", "astra accounts a schedule's phases; --traffic flows pay "
+                                        "their path latency");
         if (!flit.rate_text.empty() || !flit.sweep.empty() || flit.find_saturation ||
             !flit.hotspot.empty() || flit.link_stats)
           fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot and --link-stats "
@@ -342,7 +355,9 @@ int main(int argc, char** argv) {
           // The section was parsed structurally; its delivery and fault checks are verify()'s,
           // and the program relies on them.
           coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
-          prog = std::make_unique<coll::ScheduleProgram>(*d.schedule, net);
+          prog = std::make_unique<coll::ScheduleProgram>(
+              *d.schedule, net,
+              latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop);
           source = "schedule";
           collective = d.schedule->collective;
           algorithm = d.schedule->algorithm;
@@ -357,7 +372,11 @@ int main(int argc, char** argv) {
                                                     bytes_per_node, net.fingerprint, step_times);
         if (d.schedule && traffic.empty()) {
           rep.dim_scheduling = d.schedule->dim_scheduling;
-          if (auto cf = coll::closed_form(*d.schedule, net, faults)) {
+          if (latency_model == "astra") rep.latency_model = coll::kAstraLatencyModel;
+          if (auto cf =
+                  coll::closed_form(*d.schedule, net, faults,
+                                    latency_model == "astra" ? coll::LatencyModel::Table1
+                                                             : coll::LatencyModel::PerSubStage)) {
             rep.closed_form_s = cf->time_s;
             rep.closed_form_formula = cf->formula;
           }
