@@ -29,24 +29,11 @@ DragonflyMinRouting::DragonflyMinRouting(const topo::Network& n) : n_(n) {
   for (std::int64_t r = 0; r < R; ++r)
     if (n.nodes[z(n.n_chip + r)].kind != topo::NodeKind::Switch)
       fail_input("/network/nodes/" + std::to_string(n.n_chip + r), "not a router");
-  router_of_.assign(z(n.n_chip), -1);
-  up_.assign(z(n.n_chip), {});
-  down_.assign(z(n.n_chip), {});
+  chips_ = ChipLinks(n, "router");
   local_.assign(z(R), std::vector<std::vector<std::int64_t>>(z(a_)));
   global_.assign(z(groups_ * groups_), {});
   for (const topo::Link& l : n.links) {
-    const bool ca = l.a < n.n_chip, cb = l.b < n.n_chip;
-    if (ca && cb) continue; // a board's own link: chips do not route
-    if (ca || cb) {
-      const std::int64_t chip = ca ? l.a : l.b, r = router_index(ca ? l.b : l.a);
-      if (router_of_[z(chip)] >= 0 && router_of_[z(chip)] != r)
-        fail_input("/network/links/" + std::to_string(l.id),
-                   "chip " + std::to_string(chip) + " hangs off two routers");
-      router_of_[z(chip)] = r;
-      up_[z(chip)].push_back(topo::channel_of(l.id, ca));
-      down_[z(chip)].push_back(topo::channel_of(l.id, !ca));
-      continue;
-    }
+    if (l.a < n.n_chip || l.b < n.n_chip) continue; // a chip's link (chips_) or a board's
     const std::int64_t ra = router_index(l.a), rb = router_index(l.b);
     const std::int64_t ga = ra / a_, gb = rb / a_;
     if (ga == gb) {
@@ -57,9 +44,6 @@ DragonflyMinRouting::DragonflyMinRouting(const topo::Network& n) : n_(n) {
       global_[z(gb * groups_ + ga)].push_back(topo::channel_of(l.id, false));
     }
   }
-  for (std::int64_t c = 0; c < n.n_chip; ++c)
-    if (router_of_[z(c)] < 0)
-      fail_input("/network/links", "chip " + std::to_string(c) + " has no link to a router");
 }
 
 void DragonflyMinRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
@@ -70,14 +54,14 @@ void DragonflyMinRouting::route_into(const PacketState& p, std::vector<Choice>& 
       out.push_back({lanes[z(p.dst % static_cast<std::int64_t>(lanes.size()))], vc, 0});
   };
   if (p.node < n_.n_chip) { // a chip: up to its router, on either class (BookSim injects on a
-    pick(up_[z(p.node)], 0); // random VC); the router starts the packet in class 0 either way
-    pick(up_[z(p.node)], 1);
+    pick(chips_.up[z(p.node)], 0); // random VC); the router starts the packet in class 0 anyway
+    pick(chips_.up[z(p.node)], 1);
     return;
   }
-  const std::int64_t r = router_index(p.node), t = router_of_[z(p.dst)];
+  const std::int64_t r = router_index(p.node), t = router_index(chips_.switch_of[z(p.dst)]);
   const int phase = p.in_channel >= 0 && n_.channel_src(p.in_channel) >= n_.n_chip ? p.vc : 0;
   if (r == t) {
-    pick(down_[z(p.dst)], phase);
+    pick(chips_.down[z(p.dst)], phase);
     return;
   }
   const std::int64_t g = r / a_, h = t / a_;

@@ -12,6 +12,7 @@
 // destination (source-independent). No fault avoidance: pairs whose path crosses a failed link
 // are reported unreachable.
 #pragma once
+#include "route/chip_links.hpp"
 #include "route/routing.hpp"
 
 #include <cstdint>
@@ -32,10 +33,8 @@ public:
 
 private:
   const topo::Network& n_;
-  std::int64_t a_ = 1, groups_ = 1;             // routers per group, groups
-  std::vector<std::int64_t> router_of_;         // per chip: its router (switch index)
-  std::vector<std::vector<std::int64_t>> up_;   // per chip: its channels to its router
-  std::vector<std::vector<std::int64_t>> down_; // per chip: its router's channels to it
+  std::int64_t a_ = 1, groups_ = 1; // routers per group, groups
+  ChipLinks chips_;                 // each chip's router and its links to it
   // Per router and router of its group (by index within the group): the local channels.
   std::vector<std::vector<std::vector<std::int64_t>>> local_;
   // Per (group, group): the global channels leaving the first toward the second.

@@ -47,22 +47,9 @@ HyperxDorRouting::HyperxDorRouting(const topo::Network& n, std::vector<int> dime
   }
   const std::int64_t slots = slot_begin_.back() + S_.back();
   hop_.assign(z(switches), std::vector<std::vector<std::int64_t>>(z(slots)));
-  switch_of_.assign(z(n.n_chip), -1);
-  up_.assign(z(n.n_chip), {});
-  down_.assign(z(n.n_chip), {});
+  chips_ = ChipLinks(n, "switch");
   for (const topo::Link& l : n.links) {
-    const bool ca = l.a < n.n_chip, cb = l.b < n.n_chip;
-    if (ca && cb) continue; // a board's own link: chips do not route
-    if (ca || cb) {
-      const std::int64_t chip = ca ? l.a : l.b, sw = (ca ? l.b : l.a) - first_switch_;
-      if (switch_of_[z(chip)] >= 0 && switch_of_[z(chip)] != sw)
-        fail_input("/network/links/" + std::to_string(l.id),
-                   "chip " + std::to_string(chip) + " hangs off two switches");
-      switch_of_[z(chip)] = sw;
-      up_[z(chip)].push_back(topo::channel_of(l.id, ca));
-      down_[z(chip)].push_back(topo::channel_of(l.id, !ca));
-      continue;
-    }
+    if (l.a < n.n_chip || l.b < n.n_chip) continue; // a chip's link (chips_) or a board's
     const std::int64_t sa = l.a - first_switch_, sb = l.b - first_switch_;
     int differ = -1, count = 0;
     for (int d = 0; d < L; ++d)
@@ -75,9 +62,6 @@ HyperxDorRouting::HyperxDorRouting(const topo::Network& n, std::vector<int> dime
     hop_[z(sa)][z(slot_begin_[z(differ)] + yb)].push_back(topo::channel_of(l.id, true));
     hop_[z(sb)][z(slot_begin_[z(differ)] + ya)].push_back(topo::channel_of(l.id, false));
   }
-  for (std::int64_t c = 0; c < n.n_chip; ++c)
-    if (switch_of_[z(c)] < 0)
-      fail_input("/network/links", "chip " + std::to_string(c) + " has no link to a switch");
 }
 
 void HyperxDorRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
@@ -88,10 +72,10 @@ void HyperxDorRouting::route_into(const PacketState& p, std::vector<Choice>& out
       out.push_back({lanes[z(p.dst % static_cast<std::int64_t>(lanes.size()))], 0, 0});
   };
   if (p.node < n_.n_chip) { // a chip: up to its switch
-    pick(up_[z(p.node)]);
+    pick(chips_.up[z(p.node)]);
     return;
   }
-  const std::int64_t s = p.node - first_switch_, t = switch_of_[z(p.dst)];
+  const std::int64_t s = p.node - first_switch_, t = chips_.switch_of[z(p.dst)] - first_switch_;
   for (int d : order_) {
     const std::int64_t ys = (s / stride_[z(d)]) % S_[z(d)], yt = (t / stride_[z(d)]) % S_[z(d)];
     if (ys != yt) {
@@ -99,7 +83,7 @@ void HyperxDorRouting::route_into(const PacketState& p, std::vector<Choice>& out
       return;
     }
   }
-  pick(down_[z(p.dst)]); // at the destination's switch
+  pick(chips_.down[z(p.dst)]); // at the destination's switch
 }
 
 std::vector<Choice> HyperxDorRouting::route(const PacketState& p) const {

@@ -6,6 +6,7 @@
 // chip's parallel links to its switch are chosen by destination (source-independent). No fault
 // avoidance: pairs whose path crosses a failed link are reported unreachable.
 #pragma once
+#include "route/chip_links.hpp"
 #include "route/routing.hpp"
 
 #include <cstdint>
@@ -29,9 +30,7 @@ private:
   std::vector<int> order_, S_;
   std::vector<std::int64_t> stride_, slot_begin_; // per dimension: switch stride, first slot
   std::int64_t first_switch_ = 0;                 // node id of switch 0 (switches follow chips)
-  std::vector<std::int64_t> switch_of_;           // per chip: its switch index
-  std::vector<std::vector<std::int64_t>> up_;     // per chip: its channels to its switch
-  std::vector<std::vector<std::int64_t>> down_;   // per chip: its switch's channels to it
+  ChipLinks chips_;                               // each chip's switch and its links to it
   // Per switch and slot (dimension d, coordinate y: slot_begin_[d] + y): the channels to the
   // switch that differs from it in d only, at coordinate y.
   std::vector<std::vector<std::vector<std::int64_t>>> hop_;
