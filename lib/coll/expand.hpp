@@ -21,12 +21,6 @@ enum class StepLatency {
   Astra,
 };
 
-// The astra model as the report names it.
-inline constexpr const char* kAstraLatencyModel =
-    "astra: the MICRO'25 artifact's accounting (ASTRA-sim analytical backend): alpha once per "
-    "Ring or HalfRing phase, (N-1) alpha per folded ring, 3 alpha per acceleration phase, "
-    "bytes at the max-min fair rate";
-
 class ScheduleProgram : public sim::Program {
 public:
   // Copies what it needs from `s` and `net` (neither must outlive the program). The network must

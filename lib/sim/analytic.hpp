@@ -72,4 +72,10 @@ inline constexpr const char* kAnalyticLatencyModel =
     "flow: sum of per-hop link latencies once per flow + bytes at the max-min fair rate "
     "(pipelined over hops); each step pays it again (store-and-forward between steps)";
 
+// The alternative for schedules (net-sim --latency-model astra; coll::StepLatency::Astra).
+inline constexpr const char* kAstraLatencyModel =
+    "astra: the MICRO'25 artifact's accounting (ASTRA-sim analytical backend): alpha once per "
+    "Ring or HalfRing phase, (N-1) alpha per folded ring, 3 alpha per acceleration phase, "
+    "bytes at the max-min fair rate";
+
 } // namespace icnkit::sim

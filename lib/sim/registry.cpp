@@ -12,7 +12,8 @@ const std::vector<ModeInfo>& modes() {
        "channel max-min fairly (progressive filling, recomputed when a flow starts or drains); a "
        "step starts when the steps it depends on have finished. Reports completion time, "
        "per-phase times, algbw/busbw, link utilisation and the closed form where one exists.",
-       kAnalyticLatencyModel,
+       std::string("per-step (default) = ") + kAnalyticLatencyModel,
+       std::string("--latency-model astra (schedules) = ") + kAstraLatencyModel,
        "the document's schedule (from coll-sched), or --traffic with --bytes: an all-to-all "
        "baseline over the routing"},
       {"flit",
@@ -25,7 +26,7 @@ const std::vector<ModeInfo>& modes() {
        "head's injection; each hop pays the router pipeline (routing, VC allocation, switch "
        "allocation, switch traversal) and the link's latency (--link-latency-cycles), plus "
        "queueing in the VC buffers",
-       "--traffic PATTERN at --rate R (or --sweep, --find-saturation) over the routing"},
+       "", "--traffic PATTERN at --rate R (or --sweep, --find-saturation) over the routing"},
   };
   return list;
 }
@@ -50,11 +51,12 @@ const std::vector<TrafficInfo>& traffic_patterns() {
 
 json describe() {
   json ms = json::array(), ts = json::array();
-  for (auto& m : modes())
-    ms.push_back({{"name", m.name},
-                  {"summary", m.summary},
-                  {"latency_model", m.latency_model},
-                  {"simulates", m.input}});
+  for (auto& m : modes()) {
+    json e = {{"name", m.name}, {"summary", m.summary}, {"latency_model", m.latency_model}};
+    if (!m.alternative.empty()) e["latency_model_alternative"] = m.alternative;
+    e["simulates"] = m.input;
+    ms.push_back(e);
+  }
   for (auto& t : traffic_patterns()) {
     json e = {{"name", t.name}, {"summary", t.summary}, {"mode", "analytic"}};
     if (!t.reference.empty()) e["reference"] = t.reference;

@@ -13,7 +13,8 @@ namespace icnkit::sim {
 struct ModeInfo {
   std::string name; // --mode
   std::string summary;
-  std::string latency_model; // how time or latency is modelled
+  std::string latency_model; // how time or latency is modelled (the default)
+  std::string alternative;   // another model --latency-model selects, or empty
   std::string input;         // what it simulates
 };
 

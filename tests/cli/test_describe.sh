@@ -38,6 +38,10 @@ describe coll-sched dim_scheduling sequential pipeline dimrotation
 describe net-sim modes analytic flit
 describe net-sim traffic all-to-all all-to-all-pairwise all-to-all-mpich uniform transpose \
   bit-complement bit-reverse shuffle tornado neighbour hotspot random-permutation
+expect_ok net-sim --describe --format json
+check "net-sim: analytic names both latency models, the default first" [ "$(jget "$T/out" \
+  "(d['modes'][0]['latency_model'].startswith('per-step (default)'), 'astra' in d['modes'][0]['latency_model_alternative'], 'latency_model_alternative' in d['modes'][1])")" \
+  = "(True, True, False)" ]
 
 # Parameters as the registry gives them: topo-route's --tie, coll-sched's --dims parameters.
 expect_ok topo-route --describe --format json

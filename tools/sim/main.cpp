@@ -372,7 +372,7 @@ int main(int argc, char** argv) {
                                                     bytes_per_node, net.fingerprint, step_times);
         if (d.schedule && traffic.empty()) {
           rep.dim_scheduling = d.schedule->dim_scheduling;
-          if (latency_model == "astra") rep.latency_model = coll::kAstraLatencyModel;
+          if (latency_model == "astra") rep.latency_model = sim::kAstraLatencyModel;
           if (auto cf =
                   coll::closed_form(*d.schedule, net, faults,
                                     latency_model == "astra" ? coll::LatencyModel::Table1
