@@ -36,4 +36,15 @@ inline int hop_count(const RingTransfer& t, int pos, int n) {
   return t.via_dim >= 0 ? 3 : t.fold_at == pos ? n - 1 : 1;
 }
 
+// The most dimension changes along any logical hop of the schedule: 2 when a transfer goes via
+// a neighbouring ring (out, along, back), else 0 (a fold stays in its dimension). A flit-level
+// replay gives each leg its own VC class (sim/flit/source_routes.hpp).
+inline int max_turns(const Schedule& s) {
+  for (const Phase& p : s.phases)
+    for (const Step& st : p.steps)
+      for (const RingTransfer& t : st.transfers)
+        if (t.via_dim >= 0) return 2;
+  return 0;
+}
+
 } // namespace icnkit::coll

@@ -1,6 +1,7 @@
 #include "sim/report.hpp"
 
 #include "sim/analytic.hpp"
+#include "sim/flit/replay.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -45,6 +46,7 @@ json to_json(const Report& s) {
     for (auto& [a, b] : *s.step_times) st.push_back(json::array({a, b}));
     j["step_times"] = st;
   }
+  if (s.replay) j["replay"] = flit::to_json(*s.replay);
   j["network_fingerprint"] = s.network_fingerprint;
   return j;
 }
@@ -60,7 +62,7 @@ double nonneg(ObjReader& r, const std::string& key) {
 Report parse_report(ObjReader& r) {
   Report s;
   s.mode = r.string("mode");
-  if (s.mode == "flit" && r.string_opt("source").value_or("") == "traffic") {
+  if (s.mode == "flit" && r.string_opt("source").value_or("") == "traffic" && !r.has("replay")) {
     s.source = "traffic";
     s.flit = flit::parse_flit_report(r);
     s.network_fingerprint = s.flit->network_fingerprint;
@@ -120,6 +122,8 @@ Report parse_report(ObjReader& r) {
     }
     s.step_times = std::move(v);
   }
+  if (auto rp = r.object_opt("replay")) s.replay = flit::parse_replay_info(*rp);
+  if (s.mode == "flit" && !s.replay) r.fail("replay", "a flit-mode report of a schedule needs it");
   s.network_fingerprint = r.string("network_fingerprint");
   r.done();
   return s;
@@ -160,6 +164,82 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
     s.step_times = std::move(v);
   }
   s.network_fingerprint = std::move(network_fingerprint);
+  return s;
+}
+
+Report make_replay_report(const flit::ReplayResult& r, const Program& program,
+                          flit::ReplayInfo info, std::string source, std::string collective,
+                          std::string algorithm, std::int64_t n_nodes, std::int64_t bytes_per_node,
+                          const topo::Network& n, const std::vector<char>& down_links,
+                          bool step_times) {
+  Report s;
+  s.mode = "flit";
+  s.source = std::move(source);
+  s.collective = std::move(collective);
+  s.algorithm = std::move(algorithm);
+  s.n_nodes = n_nodes;
+  s.bytes_per_node = bytes_per_node;
+  const double cyc = info.cycle_s;
+  s.time_s = static_cast<double>(r.cycles) * cyc;
+  if (s.time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / s.time_s;
+  if (n_nodes > 0)
+    s.busbw_bytes_per_s = s.algbw_bytes_per_s * (s.collective == "all-reduce" ? 2.0 : 1.0) *
+                          static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
+  const std::vector<StepInfo>& steps = program.steps();
+  for (std::size_t p = 0; p < program.phases().size(); ++p) {
+    PhaseTime ph;
+    ph.name = program.phases()[p];
+    std::int64_t a = -1, b = -1;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      if (steps[k].phase != static_cast<int>(p) || r.step_start[k] < 0) continue;
+      ++ph.steps;
+      a = a < 0 ? r.step_start[k] : std::min(a, r.step_start[k]);
+      b = std::max(b, r.step_end[k]);
+    }
+    ph.start_s = static_cast<double>(std::max<std::int64_t>(a, 0)) * cyc;
+    ph.end_s = static_cast<double>(std::max(b, std::max<std::int64_t>(a, 0))) * cyc;
+    ph.time_s = ph.end_s - ph.start_s;
+    s.phases.push_back(std::move(ph));
+  }
+  LinkUtilisation& u = s.link_utilisation;
+  double sum = 0, busy = 0;
+  for (std::size_t c = 0; c < r.channel_flits.size(); ++c) {
+    if (down_links[static_cast<std::size_t>(topo::link_of_channel(static_cast<std::int64_t>(c)))])
+      continue;
+    const double x =
+        r.cycles > 0 ? static_cast<double>(r.channel_flits[c]) / static_cast<double>(r.cycles) : 0;
+    ++u.live_channels;
+    u.max = std::max(u.max, x);
+    sum += x;
+    if (r.channel_flits[c] > 0) ++u.busy_channels, busy += x;
+  }
+  u.mean = u.live_channels > 0 ? sum / static_cast<double>(u.live_channels) : 0;
+  u.mean_busy = u.busy_channels > 0 ? busy / static_cast<double>(u.busy_channels) : 0;
+  s.latency_model = "flit: cycle-level routers (" + flit::describe(info.router) +
+                    "); every step's packets start when the steps it depends on have delivered "
+                    "all of theirs; one cycle = one flit on the fastest link";
+  s.steps = static_cast<std::int64_t>(steps.size());
+  s.flows = r.flows;
+  s.events = r.cycles;
+  if (step_times) {
+    std::vector<std::pair<double, double>> v;
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      v.emplace_back(static_cast<double>(std::max<std::int64_t>(r.step_start[k], 0)) * cyc,
+                     static_cast<double>(std::max<std::int64_t>(r.step_end[k], 0)) * cyc);
+    s.step_times = std::move(v);
+  }
+  info.cycles = r.cycles;
+  info.packets = r.packets;
+  info.flits = r.flits;
+  info.flit_hops = r.flit_hops;
+  info.latency_mean = r.latency_mean;
+  info.latency_max = r.latency_max;
+  info.network_latency_mean = r.network_latency_mean;
+  info.peak_flows = r.peak_flows;
+  info.status = r.status;
+  info.status_detail = r.status_detail;
+  s.replay = std::move(info);
+  s.network_fingerprint = n.fingerprint;
   return s;
 }
 

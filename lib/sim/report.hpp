@@ -3,6 +3,7 @@
 #pragma once
 #include "core/json_reader.hpp"
 #include "sim/flit/report.hpp"
+#include "topo/network.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,10 @@
 namespace icnkit::sim {
 
 struct AnalyticResult;
+class Program;
+namespace flit {
+struct ReplayResult;
+}
 
 struct PhaseTime {
   std::string name;
@@ -51,6 +56,8 @@ struct Report {
   std::string network_fingerprint;
   // mode "flit", source "traffic": the flit-level study, which is then the whole section.
   std::optional<flit::FlitReport> flit;
+  // mode "flit" on a schedule or an all-to-all baseline (a replay): the flit figures.
+  std::optional<flit::ReplayInfo> replay;
 };
 
 json to_json(const Report& s);
@@ -61,6 +68,14 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
                             std::string algorithm, std::int64_t n_nodes,
                             std::int64_t bytes_per_node, std::string network_fingerprint,
                             bool step_times);
+
+// Fills a report from a flit-level replay of `program` on network `n` (times: cycles x
+// info.cycle_s; link utilisation: flits per cycle per live channel).
+Report make_replay_report(const flit::ReplayResult& r, const Program& program,
+                          flit::ReplayInfo info, std::string source, std::string collective,
+                          std::string algorithm, std::int64_t n_nodes, std::int64_t bytes_per_node,
+                          const topo::Network& n, const std::vector<char>& down_links,
+                          bool step_times);
 
 // CSV with friendly units: exactly one header line and one data row (each ending in '\n').
 std::string csv_header();

@@ -87,10 +87,16 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
   channel_out_.assign(z(CH), -1);
   std::vector<std::int32_t> channel_in(z(CH), -1);
   eject_out_.assign(z(n.n_chip), -1);
+  eject_n_.assign(z(n.n_chip), 0);
   const std::int64_t R = routers();
   in_begin_.assign(z(R) + 1, 0);
   out_begin_.assign(z(R) + 1, 0);
   std::vector<std::int32_t> inject_in(z(n.n_chip), -1);
+  // Injection and ejection ports of a chip that routes.
+  auto endpoint_ports = [&](std::int64_t v) {
+    return p_.endpoint_ports > 0 ? p_.endpoint_ports
+                                 : std::max(1, out_count[z(v) + 1] - out_count[z(v)]);
+  };
   for (std::int64_t r = 0; r < R; ++r) {
     const std::int64_t v = router_node_[z(r)];
     const bool chip = v < n.n_chip;
@@ -102,8 +108,10 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
     }
     if (chip) {
       inject_in[z(v)] = static_cast<std::int32_t>(in_router_.size());
-      in_router_.push_back(static_cast<std::int32_t>(r));
-      in_channel_.push_back(-1);
+      for (int k = endpoint_ports(v); k > 0; --k) {
+        in_router_.push_back(static_cast<std::int32_t>(r));
+        in_channel_.push_back(-1);
+      }
     }
     out_begin_[z(r)] = static_cast<std::int32_t>(out_down_.size());
     for (std::int32_t k = out_count[z(v)]; k < out_count[z(v) + 1]; ++k) {
@@ -115,10 +123,13 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
     }
     if (chip) {
       eject_out_[z(v)] = static_cast<std::int32_t>(out_down_.size());
-      out_channel_.push_back(-1);
-      out_down_.push_back(-1);
-      out_sink_.push_back(static_cast<std::int32_t>(v));
-      out_latency_.push_back(p_.injection_latency);
+      eject_n_[z(v)] = endpoint_ports(v);
+      for (int k = endpoint_ports(v); k > 0; --k) {
+        out_channel_.push_back(-1);
+        out_down_.push_back(-1);
+        out_sink_.push_back(static_cast<std::int32_t>(v));
+        out_latency_.push_back(p_.injection_latency);
+      }
     }
     max_in_ = std::max(max_in_, static_cast<int>(in_router_.size()) - in_begin_[z(r)]);
     max_out_ = std::max(max_out_, static_cast<int>(out_down_.size()) - out_begin_[z(r)]);
@@ -126,15 +137,21 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
   in_begin_[z(R)] = static_cast<std::int32_t>(in_router_.size());
   out_begin_[z(R)] = static_cast<std::int32_t>(out_down_.size());
   ni_begin_.assign(z(n.n_chip) + 1, 0);
+  slot_begin_.assign(z(n.n_chip) + 1, 0);
   for (std::int64_t c = 0; c < n.n_chip; ++c) {
     ni_begin_[z(c)] = static_cast<std::int32_t>(out_down_.size());
+    slot_begin_[z(c) + 1] = slot_begin_[z(c)];
     if (down_chip_[z(c)]) continue;
     if (chips_route_) {
-      out_channel_.push_back(-1);
-      out_down_.push_back(inject_in[z(c)]);
-      out_sink_.push_back(-1);
-      out_latency_.push_back(p_.injection_latency);
+      for (int k = 0; k < endpoint_ports(c); ++k) {
+        out_channel_.push_back(-1);
+        out_down_.push_back(inject_in[z(c)] + k);
+        out_sink_.push_back(-1);
+        out_latency_.push_back(p_.injection_latency);
+        ++slot_begin_[z(c) + 1];
+      }
     } else {
+      ++slot_begin_[z(c) + 1];
       for (std::int32_t k = out_count[z(c)]; k < out_count[z(c) + 1]; ++k) {
         channel_out_[z(by_src[z(k)])] = static_cast<std::int32_t>(out_down_.size());
         out_channel_.push_back(by_src[z(k)]);
@@ -172,6 +189,20 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
     horizon = std::max({horizon, p_.sa_delay + p_.st_delay + l + 1, 1 + l + 1,
                         p_.st_delay + l + p_.credit_delay + 1});
   while (wheel_ < horizon) wheel_ *= 2;
+}
+
+int Fabric::out_port(std::int64_t channel) const {
+  const std::int32_t o = channel_out_[z(channel)];
+  const std::int32_t r = node_router_[z(net_.channel_src(channel))];
+  return o < 0 || r < 0 ? 0 : o - out_begin_[z(r)];
+}
+
+std::int64_t Fabric::engine_bytes() const {
+  const auto iv = static_cast<std::int64_t>(in_router_.size()) * p_.vcs;
+  const auto ov = static_cast<std::int64_t>(out_down_.size()) * p_.vcs;
+  // A buffer slot holds a flit (4 bytes) and its head's Meta (16); an input VC its state, its
+  // route options and allocator pointers (~64); an output VC its credits, owner and pointers.
+  return iv * p_.buffer_flits * 20 + iv * 64 + ov * 24 + static_cast<std::int64_t>(wheel_) * 64;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,15 +246,15 @@ Engine::Engine(const Fabric& f, int threads, std::uint64_t seed)
     rp_begin_[z(r) + 1] = rp_begin_[z(r)] + (f.in_begin_[z(r) + 1] - f.in_begin_[z(r)] + 63) / 64;
   router_ports_.assign(z(rp_begin_.back()), 0);
   router_active_.assign(z(f.routers()), 0);
-  const std::size_t NC = z(f.net_.n_chip);
-  queue_.resize(NC);
-  queue_head_.assign(NC, 0);
-  cur_pkt_.assign(NC, -1);
-  cur_ovc_.assign(NC, -1);
-  cur_flit_.assign(NC, 0);
-  cur_flags_.assign(NC, 0);
-  last_vc_.assign(NC, V_ - 1);
-  ni_opts_.resize(NC);
+  const std::size_t NC = z(f.net_.n_chip), NS = z(f.slot_begin_.back());
+  queue_.resize(NS);
+  queue_head_.assign(NS, 0);
+  cur_pkt_.assign(NS, -1);
+  cur_ovc_.assign(NS, -1);
+  cur_flit_.assign(NS, 0);
+  cur_flags_.assign(NS, 0);
+  last_vc_.assign(NS, V_ - 1);
+  ni_opts_.resize(NS);
   ni_active_.assign(NC, 0);
   if (f.net_.n_chip <= kDenseReach) reach_.assign(NC * NC, 0);
 
@@ -312,19 +343,41 @@ std::uint32_t Engine::new_packet() {
 bool Engine::offer(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag) {
   if (!F_.chip_live(src) || !F_.chip_live(dst) || !reachable(src, dst)) return false;
   const std::uint32_t id = new_packet();
-  Packet& p = packets_[id];
-  p = Packet{tag,
-             now_,
-             -1,
-             static_cast<std::int32_t>(src),
-             static_cast<std::int32_t>(dst),
-             static_cast<std::uint16_t>(flits),
-             0};
-  queue_[z(src)].push_back(id);
+  packets_[id] = Packet{tag,
+                        now_,
+                        -1,
+                        static_cast<std::int32_t>(src),
+                        static_cast<std::int32_t>(dst),
+                        static_cast<std::uint16_t>(flits),
+                        0,
+                        0};
+  enqueue(src, F_.slot_begin_[z(src)], id);
+  return true;
+}
+
+void Engine::offer_routed(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag,
+                          std::uint32_t flags, int port) {
+  if (!F_.chip_live(src) || !F_.chip_live(dst) || port < 0 || port >= F_.injection_ports(src))
+    fail_runtime("flit", "offer_routed: chip " + std::to_string(src) + " -> " +
+                             std::to_string(dst) + " is down or has no injection port " +
+                             std::to_string(port));
+  const std::uint32_t id = new_packet();
+  packets_[id] = Packet{tag,
+                        now_,
+                        -1,
+                        static_cast<std::int32_t>(src),
+                        static_cast<std::int32_t>(dst),
+                        static_cast<std::uint16_t>(flits),
+                        0,
+                        flags};
+  enqueue(src, F_.slot_begin_[z(src)] + port, id);
+}
+
+void Engine::enqueue(std::int64_t src, std::int32_t slot, std::uint32_t id) {
+  queue_[z(slot)].push_back(id);
   ++queued_;
   if (!ni_active_[z(src)])
     ni_active_[z(src)] = 1, parts_[chip_part_[z(src)]].active_ni.push_back(src);
-  return true;
 }
 
 std::vector<std::int64_t> Engine::channel_flits() const {
@@ -404,7 +457,9 @@ void Engine::compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_
       fail_runtime("flit", "the routing has no live next hop at node " + std::to_string(node) +
                                " for a packet from chip " + std::to_string(p.src) + " to chip " +
                                std::to_string(p.dst));
-    opts.push_back({F_.eject_out_[z(node)], 0, static_cast<std::uint16_t>(V_), flags});
+    // Several ejection ports: the one paired with the input port it arrived on.
+    const std::int32_t k = (unit - F_.in_begin_[z(r)]) % F_.eject_n_[z(node)];
+    opts.push_back({F_.eject_out_[z(node)] + k, 0, static_cast<std::uint16_t>(V_), flags});
   }
 }
 
@@ -559,17 +614,17 @@ void Engine::router_step(Part& W, std::int32_t r) {
   }
 }
 
-void Engine::ni_step(Part& W, std::int64_t chip) {
-  const std::size_t c = z(chip);
+void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
+  const std::size_t c = z(slot);
   if (cur_pkt_[c] < 0) {
     std::vector<std::uint32_t>& q = queue_[c];
     if (queue_head_[c] == q.size()) return;
     const std::uint32_t id = q[queue_head_[c]];
     Packet& p = packets_[id];
     std::int32_t ovc = -1;
-    std::uint32_t flags = 0;
+    std::uint32_t flags = p.flags;
     if (F_.chips_route_) { // the injection port: any VC, round-robin
-      const std::int32_t o = F_.ni_begin_[c];
+      const std::int32_t o = F_.ni_begin_[z(chip)] + (slot - F_.slot_begin_[z(chip)]);
       for (int k = 1; k <= V_ && ovc < 0; ++k) {
         const int v = (last_vc_[c] + k) % V_;
         if (ov_[z(o) * z(V_) + z(v)].owner == -1 && ov_[z(o) * z(V_) + z(v)].credits > 0)
@@ -578,7 +633,7 @@ void Engine::ni_step(Part& W, std::int64_t chip) {
     } else { // the routing picks the link to the switch
       std::vector<Opt>& opts = ni_opts_[c];
       if (opts.empty()) {
-        route::PacketState s{chip, -1, 0, p.src, p.dst, 0};
+        route::PacketState s{chip, -1, 0, p.src, p.dst, p.flags};
         F_.fn_.route_into(s, W.choices);
         for (const route::Choice& ch : W.choices) {
           if (ch.channel < 0 || ch.channel >= F_.net_.channel_count() ||
@@ -592,7 +647,7 @@ void Engine::ni_step(Part& W, std::int64_t chip) {
         }
         choose_at_random(opts, chip);
         if (opts.empty()) // its own packet: up to the first switch and back
-          opts.push_back({F_.ni_begin_[c], F_.class_begin_[0], F_.class_begin_[1], 0});
+          opts.push_back({F_.ni_begin_[z(chip)], F_.class_begin_[0], F_.class_begin_[1], p.flags});
       }
       const int k = pick_option(opts);
       if (k >= 0) {
@@ -673,8 +728,12 @@ void Engine::run_part(Part& W) {
     std::size_t keep = 0;
     for (std::size_t k = 0; k < W.active_ni.size(); ++k) {
       const std::int64_t c = W.active_ni[k];
-      ni_step(W, c);
-      if (cur_pkt_[z(c)] >= 0 || queue_head_[z(c)] < queue_[z(c)].size())
+      bool busy = false;
+      for (std::int32_t s = F_.slot_begin_[z(c)]; s < F_.slot_begin_[z(c) + 1]; ++s) {
+        ni_step(W, c, s);
+        busy |= cur_pkt_[z(s)] >= 0 || queue_head_[z(s)] < queue_[z(s)].size();
+      }
+      if (busy)
         W.active_ni[keep++] = c;
       else
         ni_active_[z(c)] = 0;

@@ -53,7 +53,17 @@ public:
   const std::vector<char>& down_nodes() const { return down_chip_; } // by node id
   bool chip_live(std::int64_t c) const { return !down_chip_[static_cast<std::size_t>(c)]; }
   std::int64_t live_chips() const { return live_chips_; }
+  // Injection ports of a chip (RouterParams::endpoint_ports; 1 for a chip that does not route).
+  int injection_ports(std::int64_t chip) const {
+    return slot_begin_[static_cast<std::size_t>(chip) + 1] -
+           slot_begin_[static_cast<std::size_t>(chip)];
+  }
   int max_link_latency() const { return max_latency_; }
+  // The index of a network channel among the output ports of its source's router (0 when the
+  // source is a chip that does not route, or the channel is down).
+  int out_port(std::int64_t channel) const;
+  // About how many bytes an Engine of this fabric holds (its buffers, VC and port state).
+  std::int64_t engine_bytes() const;
 
 private:
   friend class Engine;
@@ -78,7 +88,12 @@ private:
   std::vector<std::int32_t> out_latency_;
   std::vector<std::int64_t> out_channel_; // network channel, or -1 (injection or ejection)
   std::vector<std::int32_t> ni_begin_;    // chip -> its first source out unit ([n_chip + 1])
-  std::vector<std::int32_t> eject_out_;   // chip -> its ejection out unit (chips that route)
+  // Source slots (a packet being injected and a queue each): chip -> its first slot
+  // ([n_chip + 1]). A chip that routes has one slot per injection port (slot k feeds out unit
+  // ni_begin_ + k); a chip that does not has one, whose routing picks among its out units.
+  std::vector<std::int32_t> slot_begin_;
+  std::vector<std::int32_t> eject_out_;   // chip -> its first ejection out unit (chips that route)
+  std::vector<std::int32_t> eject_n_;     // chip -> its ejection out units
   std::vector<std::int32_t> channel_out_; // network channel -> out unit, or -1 when down
   // The same, packed for the engine's inner loop (one cache line per unit's lookups).
   struct OutHot {
@@ -132,6 +147,11 @@ public:
   // Queues a packet of `flits` flits at src's source, created now. False (nothing queued) when
   // src or dst is down or the routing does not deliver src -> dst.
   bool offer(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag);
+  // The same through injection port `port` (< Fabric::injection_ports(src)) with the routing's
+  // flags set to `flags` at injection, and without the reachability check: the caller vouches
+  // that the routing delivers this packet (a replay whose routes it built itself).
+  void offer_routed(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag,
+                    std::uint32_t flags, int port);
   void step(); // simulates one cycle
   std::int64_t now() const { return now_; }
   int threads() const { return static_cast<int>(parts_.size()); }
@@ -140,10 +160,17 @@ public:
   std::vector<Delivered>& delivered() { return delivered_; }
   std::int64_t flits_in_network() const { return flits_in_network_; } // injected, not arrived
   std::int64_t queued_packets() const { return queued_; }             // not fully injected
-  // Packets of one chip not fully injected yet (its source queue, the one in progress included).
+  // Packets of one chip not fully injected yet (its source queues, those in progress included).
   std::int64_t queued_at(std::int64_t chip) const {
-    const auto c = static_cast<std::size_t>(chip);
-    return static_cast<std::int64_t>(queue_[c].size() - queue_head_[c]) + (cur_pkt_[c] >= 0);
+    std::int64_t k = 0;
+    for (std::int32_t s = F_.slot_begin_[static_cast<std::size_t>(chip)];
+         s < F_.slot_begin_[static_cast<std::size_t>(chip) + 1]; ++s)
+      k += queued_at_slot(s);
+    return k;
+  }
+  // The same for one injection port of a chip.
+  std::int64_t queued_at(std::int64_t chip, int port) const {
+    return queued_at_slot(F_.slot_begin_[static_cast<std::size_t>(chip)] + port);
   }
   std::int64_t idle_cycles() const { return idle_; } // since a flit last moved or arrived
   // Flits that left through each network channel so far (by channel id).
@@ -159,6 +186,7 @@ private:
     std::int64_t tag, created, injected;
     std::int32_t src, dst;
     std::uint16_t flits, hops;
+    std::uint32_t flags; // the routing's flags at injection
   };
   // What a head flit carries: the routing's flags and the network channels crossed so far.
   struct Meta {
@@ -201,7 +229,12 @@ private:
 
   void run_part(Part& W);
   void deliver_flit(Part& W, std::int32_t target, std::uint32_t flit, Meta meta);
-  void ni_step(Part& W, std::int64_t chip);
+  void ni_step(Part& W, std::int64_t chip, std::int32_t s);
+  std::int64_t queued_at_slot(std::int32_t s) const {
+    const auto k = static_cast<std::size_t>(s);
+    return static_cast<std::int64_t>(queue_[k].size() - queue_head_[k]) + (cur_pkt_[k] >= 0);
+  }
+  void enqueue(std::int64_t src, std::int32_t slot, std::uint32_t id);
   void router_step(Part& W, std::int32_t r);
   void compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
   int pick_option(const std::vector<Opt>& opts) const;
@@ -307,7 +340,8 @@ private:
   std::atomic<bool> stop_{false};
   std::atomic<std::int32_t> go_sleepers_{0}, pending_sleepers_{0}; // threads asleep on each
 
-  // Sources: queue of packets per chip, the packet being injected, its output VC and options.
+  // Sources, per slot (Fabric::slot_begin_): queue of packets, the packet being injected, its
+  // output VC and options.
   std::vector<std::vector<std::uint32_t>> queue_;
   std::vector<std::size_t> queue_head_;
   std::vector<std::int64_t> cur_pkt_;

@@ -19,6 +19,7 @@ void validate(const RouterParams& p) {
   range(p.credit_delay, 1, 64, "--credit-delay");
   range(p.alloc_iters, 1, 16, "--alloc-iters");
   range(p.injection_latency, 1, 1 << 16, "--injection-latency");
+  range(p.endpoint_ports, 0, 64, "--endpoint-ports");
 }
 
 std::string describe(const RouterParams& p) {
@@ -27,7 +28,11 @@ std::string describe(const RouterParams& p) {
          " + VA " + std::to_string(p.va_delay) + " + SA " + std::to_string(p.sa_delay) + " + ST " +
          std::to_string(p.st_delay) + " cycles, credit delay " + std::to_string(p.credit_delay) +
          ", iSLIP x" + std::to_string(p.alloc_iters) + ", VC released on " +
-         (p.vc_release == VcRelease::Tail ? "tail sent" : "tail credit");
+         (p.vc_release == VcRelease::Tail ? "tail sent" : "tail credit") +
+         (p.endpoint_ports == 1 ? std::string()
+          : p.endpoint_ports == 0
+              ? std::string(", one injection and ejection port per link")
+              : ", " + std::to_string(p.endpoint_ports) + " injection and ejection ports");
 }
 
 } // namespace icnkit::sim::flit

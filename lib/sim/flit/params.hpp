@@ -31,6 +31,11 @@ struct RouterParams {
   int alloc_iters = 2; // iSLIP iterations of the VC and the switch allocator
   VcRelease vc_release = VcRelease::Tail;
   int injection_latency = 1; // source -> first router, and last router -> sink (chips that route)
+  // Injection and ejection ports of a chip that routes (a torus chip's DMA engines): 1, as BookSim
+  // attaches a node, or 0 = one per network port of the chip, so that a chip can send and receive
+  // on all its links at once (a schedule replay's chips do). A packet leaves through the injection
+  // port the caller names and arrives through the ejection port of its last network channel.
+  int endpoint_ports = 1;
 };
 
 // BookSim 2.0's input-queued router as configured for its published curves: lookahead routing,

@@ -138,24 +138,100 @@ FlitPoint parse_point(ObjReader& r) {
 
 } // namespace
 
+json router_json(const RouterParams& p, const std::string& preset, const std::string& link_latency,
+                 int link_latency_max_cycles) {
+  json j = {{"preset", preset},
+            {"vcs", p.vcs},
+            {"buffer_flits", p.buffer_flits},
+            {"routing_delay_cycles", p.routing_delay},
+            {"va_delay_cycles", p.va_delay},
+            {"sa_delay_cycles", p.sa_delay},
+            {"st_delay_cycles", p.st_delay},
+            {"credit_delay_cycles", p.credit_delay},
+            {"alloc_iters", p.alloc_iters},
+            {"vc_release", p.vc_release == VcRelease::Tail ? "tail" : "credit"},
+            {"injection_latency_cycles", p.injection_latency},
+            {"link_latency", link_latency},
+            {"link_latency_max_cycles", link_latency_max_cycles}};
+  if (p.endpoint_ports != 1) j["endpoint_ports"] = p.endpoint_ports;
+  return j;
+}
+
+RouterParams parse_router(ObjReader& ro, std::string& preset, std::string& link_latency,
+                          int& link_latency_max_cycles) {
+  RouterParams p;
+  preset = ro.string("preset");
+  p.vcs = static_cast<int>(ro.integer("vcs", 1, 64));
+  p.buffer_flits = static_cast<int>(ro.integer("buffer_flits", 1, 4096));
+  p.routing_delay = static_cast<int>(ro.integer("routing_delay_cycles", 0, 64));
+  p.va_delay = static_cast<int>(ro.integer("va_delay_cycles", 1, 64));
+  p.sa_delay = static_cast<int>(ro.integer("sa_delay_cycles", 1, 64));
+  p.st_delay = static_cast<int>(ro.integer("st_delay_cycles", 0, 64));
+  p.credit_delay = static_cast<int>(ro.integer("credit_delay_cycles", 1, 64));
+  p.alloc_iters = static_cast<int>(ro.integer("alloc_iters", 1, 16));
+  const std::string rel = ro.string("vc_release");
+  if (rel != "tail" && rel != "credit") ro.fail("vc_release", "must be tail or credit");
+  p.vc_release = rel == "tail" ? VcRelease::Tail : VcRelease::Credit;
+  p.injection_latency = static_cast<int>(ro.integer("injection_latency_cycles", 1, 1 << 16));
+  link_latency = ro.string("link_latency");
+  link_latency_max_cycles = static_cast<int>(ro.integer("link_latency_max_cycles", 1, 1 << 30));
+  p.endpoint_ports = static_cast<int>(ro.integer_opt("endpoint_ports", 0, 64).value_or(1));
+  ro.done();
+  return p;
+}
+
+json to_json(const ReplayInfo& r) {
+  json j = {
+      {"routing", r.routing},
+      {"router", router_json(r.router, r.router_preset, r.link_latency, r.link_latency_max_cycles)},
+      {"packet_bytes", r.packet_bytes},
+      {"flit_bytes", r.flit_bytes},
+      {"cycle_s", r.cycle_s},
+      {"cycles", r.cycles},
+      {"packets", r.packets},
+      {"flits", r.flits},
+      {"flit_hops", r.flit_hops},
+      {"latency_cycles", {{"mean", r.latency_mean}, {"max", r.latency_max}}},
+      {"network_latency_cycles", {{"mean", r.network_latency_mean}}},
+      {"peak_flows", r.peak_flows},
+      {"status", r.status}};
+  if (!r.status_detail.empty()) j["status_detail"] = r.status_detail;
+  return j;
+}
+
+ReplayInfo parse_replay_info(ObjReader& r) {
+  ReplayInfo x;
+  x.routing = r.string("routing");
+  ObjReader ro = r.object("router");
+  x.router = parse_router(ro, x.router_preset, x.link_latency, x.link_latency_max_cycles);
+  x.packet_bytes = r.integer("packet_bytes", 1);
+  x.flit_bytes = r.integer("flit_bytes", 1);
+  x.cycle_s = r.positive("cycle_s");
+  x.cycles = r.integer("cycles", 0);
+  x.packets = r.integer("packets", 0);
+  x.flits = r.integer("flits", 0);
+  x.flit_hops = r.integer("flit_hops", 0);
+  ObjReader l = r.object("latency_cycles");
+  x.latency_mean = nonneg(l, "mean");
+  x.latency_max = l.integer("max", 0);
+  l.done();
+  ObjReader nl = r.object("network_latency_cycles");
+  x.network_latency_mean = nonneg(nl, "mean");
+  nl.done();
+  x.peak_flows = r.integer("peak_flows", 0);
+  x.status = r.string("status");
+  if (x.status != "ok" && x.status != "deadlock")
+    r.fail("status", "must be ok or deadlock, got \"" + x.status + "\"");
+  x.status_detail = r.string_opt("status_detail").value_or("");
+  r.done();
+  return x;
+}
+
 json to_json(const FlitReport& r) {
-  const RouterParams& p = r.router;
   json j = {{"mode", "flit"}, {"source", "traffic"}, {"traffic", r.traffic}};
   if (!r.hotspots.empty()) j["hotspot"] = {{"chips", r.hotspots}, {"fraction", r.hotspot_fraction}};
   j["routing"] = r.routing;
-  j["router"] = {{"preset", r.router_preset},
-                 {"vcs", p.vcs},
-                 {"buffer_flits", p.buffer_flits},
-                 {"routing_delay_cycles", p.routing_delay},
-                 {"va_delay_cycles", p.va_delay},
-                 {"sa_delay_cycles", p.sa_delay},
-                 {"st_delay_cycles", p.st_delay},
-                 {"credit_delay_cycles", p.credit_delay},
-                 {"alloc_iters", p.alloc_iters},
-                 {"vc_release", p.vc_release == VcRelease::Tail ? "tail" : "credit"},
-                 {"injection_latency_cycles", p.injection_latency},
-                 {"link_latency", r.link_latency},
-                 {"link_latency_max_cycles", r.link_latency_max_cycles}};
+  j["router"] = router_json(r.router, r.router_preset, r.link_latency, r.link_latency_max_cycles);
   j["packet_flits"] = r.packet_flits;
   j["flit_bytes"] = r.flit_bytes;
   j["warmup_cycles"] = r.warmup_cycles;
@@ -192,23 +268,7 @@ FlitReport parse_flit_report(ObjReader& r) {
   }
   f.routing = r.string("routing");
   ObjReader ro = r.object("router");
-  f.router_preset = ro.string("preset");
-  RouterParams& p = f.router;
-  p.vcs = static_cast<int>(ro.integer("vcs", 1, 64));
-  p.buffer_flits = static_cast<int>(ro.integer("buffer_flits", 1, 4096));
-  p.routing_delay = static_cast<int>(ro.integer("routing_delay_cycles", 0, 64));
-  p.va_delay = static_cast<int>(ro.integer("va_delay_cycles", 1, 64));
-  p.sa_delay = static_cast<int>(ro.integer("sa_delay_cycles", 1, 64));
-  p.st_delay = static_cast<int>(ro.integer("st_delay_cycles", 0, 64));
-  p.credit_delay = static_cast<int>(ro.integer("credit_delay_cycles", 1, 64));
-  p.alloc_iters = static_cast<int>(ro.integer("alloc_iters", 1, 16));
-  const std::string rel = ro.string("vc_release");
-  if (rel != "tail" && rel != "credit") ro.fail("vc_release", "must be tail or credit");
-  p.vc_release = rel == "tail" ? VcRelease::Tail : VcRelease::Credit;
-  p.injection_latency = static_cast<int>(ro.integer("injection_latency_cycles", 1, 1 << 16));
-  f.link_latency = ro.string("link_latency");
-  f.link_latency_max_cycles = static_cast<int>(ro.integer("link_latency_max_cycles", 1, 1 << 30));
-  ro.done();
+  f.router = parse_router(ro, f.router_preset, f.link_latency, f.link_latency_max_cycles);
   f.packet_flits = static_cast<int>(r.integer("packet_flits", 1, 65535));
   f.flit_bytes = r.integer("flit_bytes", 1);
   f.warmup_cycles = r.integer("warmup_cycles", 0);

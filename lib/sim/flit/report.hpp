@@ -55,6 +55,32 @@ struct FlitReport {
   std::string network_fingerprint;
 };
 
+// A schedule or all-to-all replayed flit by flit (net-sim --mode flit on a schedule, or with
+// --traffic all-to-all*): what the sim::Report's `replay` object records beside the times.
+struct ReplayInfo {
+  std::string routing; // "schedule" (the schedule's own hops) or the routing section's algorithm
+  std::string router_preset = "booksim";
+  RouterParams router;
+  std::string link_latency;
+  int link_latency_max_cycles = 1;
+  std::int64_t packet_bytes = 512, flit_bytes = 32;
+  double cycle_s = 0; // one flit per cycle on the fastest link: flit_bytes / its bandwidth
+  std::int64_t cycles = 0, packets = 0, flits = 0, flit_hops = 0;
+  double latency_mean = 0, network_latency_mean = 0; // cycles
+  std::int64_t latency_max = 0;
+  std::int64_t peak_flows = 0; // flows in flight at once, the most
+  std::string status = "ok";   // ok | deadlock
+  std::string status_detail;
+};
+json to_json(const ReplayInfo& r);
+ReplayInfo parse_replay_info(ObjReader& r); // strict
+
+// The router's parameters as reports hold them (and back, strictly).
+json router_json(const RouterParams& p, const std::string& preset, const std::string& link_latency,
+                 int link_latency_max_cycles);
+RouterParams parse_router(ObjReader& ro, std::string& preset, std::string& link_latency,
+                          int& link_latency_max_cycles);
+
 FlitPoint make_point(const RunResult& r, const topo::Network& n, const std::vector<char>& down,
                      bool link_stats);
 
