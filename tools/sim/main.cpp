@@ -2,16 +2,19 @@
 // its network and record the figures as the `report` section, or print them as one CSV row.
 #include "coll/closed_form.hpp"
 #include "coll/expand.hpp"
+#include "coll/hops.hpp"
 #include "coll/verify.hpp"
 #include "common/tool.hpp"
 #include "core/units.hpp"
 #include "route/routing.hpp"
 #include "sim/analytic.hpp"
+#include "sim/flit/replay.hpp"
 #include "sim/flit/study.hpp"
 #include "sim/registry.hpp"
 #include "sim/report.hpp"
 #include "sim/traffic.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 
@@ -29,11 +32,11 @@ std::int64_t live_chips(const topo::Network& n, const topo::Faults& f) {
 
 // The flit-level study under synthetic traffic (--mode flit --traffic PATTERN).
 struct FlitCli {
-  std::string router = "booksim", rate_text, sweep, hotspot, link_latency = "booksim";
-  std::string vc_release;
+  std::string router = "booksim", rate_text, sweep, hotspot, link_latency;
+  std::string vc_release, endpoint_ports, packet_bytes, max_memory = "4GiB";
   int vcs = -1, buffer_flits = -1, routing_delay = -1, va_delay = -1, sa_delay = -1, st_delay = -1;
   int credit_delay = -1, alloc_iters = -1, packet_flits = 1, threads = 0;
-  std::int64_t flit_bytes = 16, warmup = 3000, measure = 10000, watchdog = 0;
+  std::int64_t flit_bytes = -1, warmup = 3000, measure = 10000, watchdog = 0;
   double latency_threshold = 0;
   std::uint64_t seed = 0;
   bool find_saturation = false, link_stats = false;
@@ -60,7 +63,20 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
   app.add_option("--packet-flits", f.packet_flits, "Packet size in flits (default 1)")->group(g);
   app.add_option("--flit-bytes", f.flit_bytes,
                  "Flit size in bytes: sets the clock (one flit per cycle on the fastest link) "
-                 "for --link-latency-cycles document (default 16)")
+                 "for --link-latency-cycles document (default 16; 32, i.e. 256 bits, when "
+                 "replaying a schedule or an all-to-all)")
+      ->group(g);
+  app.add_option("--packet-bytes", f.packet_bytes,
+                 "Replay (a schedule or --traffic all-to-all*): packet size, a multiple of "
+                 "--flit-bytes (default 512 B, the MICRO'25 TPU v4 setting)")
+      ->group(g);
+  app.add_option("--endpoint-ports", f.endpoint_ports,
+                 "Injection and ejection ports of a chip that routes: per-link (one per link, "
+                 "so a chip sends and receives on all its links at once; the default of a "
+                 "replay) or N (default 1, as BookSim attaches a node)")
+      ->group(g);
+  app.add_option("--max-memory", f.max_memory,
+                 "Replay: refuse (exit 4) a replay whose state would pass this (default 4GiB)")
       ->group(g);
   app.add_option("--hotspot", f.hotspot,
                  "Hot chips and their share of the packets for --traffic hotspot: NODES:FRACTION, "
@@ -68,7 +84,9 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
       ->group(g);
   app.add_option("--vcs", f.vcs, "VCs per port (default 2; at least the routing's VC classes)")
       ->group(g);
-  app.add_option("--buffer-flits", f.buffer_flits, "Input buffer depth per VC (default 8)")
+  app.add_option("--buffer-flits", f.buffer_flits,
+                 "Input buffer depth per VC (default 8; a replay: enough for one VC to keep its "
+                 "link busy, 2 x the link latency + 8)")
       ->group(g);
   app.add_option("--routing-delay", f.routing_delay, "Cycles (default 0: lookahead)")->group(g);
   app.add_option("--va-delay", f.va_delay, "VC allocation cycles (default 1)")->group(g);
@@ -84,7 +102,8 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
       ->group(g);
   app.add_option("--link-latency-cycles", f.link_latency,
                  "Link latency: booksim (1 cycle; 2 on a torus or ring, as BookSim times them), "
-                 "document (latency_s at the --flit-bytes clock) or CYCLES (default booksim)")
+                 "document (latency_s at the --flit-bytes clock) or CYCLES (default booksim; "
+                 "document in a replay)")
       ->group(g);
   app.add_option("--warmup", f.warmup, "Warm-up cycles before the measurement (default 3000)")
       ->group(g);
@@ -115,29 +134,58 @@ double parse_rate(const std::string& text) {
   return v;
 }
 
-sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traffic) {
-  sim::flit::StudyOptions o;
-  o.preset = f.router;
-  o.router = sim::flit::booksim_preset();
+// The router: the preset with the options given (vcs and buffer_flits stay -1... when not given
+// and the caller has its own defaults for them).
+sim::flit::RouterParams router_params(const FlitCli& f, int default_endpoint_ports) {
+  sim::flit::RouterParams p = sim::flit::booksim_preset();
   auto set = [](int v, int& field) {
     if (v >= 0) field = v;
   };
-  set(f.vcs, o.router.vcs);
-  set(f.buffer_flits, o.router.buffer_flits);
-  set(f.routing_delay, o.router.routing_delay);
-  set(f.va_delay, o.router.va_delay);
-  set(f.sa_delay, o.router.sa_delay);
-  set(f.st_delay, o.router.st_delay);
-  set(f.credit_delay, o.router.credit_delay);
-  set(f.alloc_iters, o.router.alloc_iters);
+  set(f.vcs, p.vcs);
+  set(f.buffer_flits, p.buffer_flits);
+  set(f.routing_delay, p.routing_delay);
+  set(f.va_delay, p.va_delay);
+  set(f.sa_delay, p.sa_delay);
+  set(f.st_delay, p.st_delay);
+  set(f.credit_delay, p.credit_delay);
+  set(f.alloc_iters, p.alloc_iters);
   if (!f.vc_release.empty())
-    o.router.vc_release =
+    p.vc_release =
         f.vc_release == "tail" ? sim::flit::VcRelease::Tail : sim::flit::VcRelease::Credit;
-  sim::flit::validate(o.router);
-  o.link_latency = sim::flit::parse_link_latency(f.link_latency, "--link-latency-cycles");
+  p.endpoint_ports = default_endpoint_ports;
+  if (f.endpoint_ports == "per-link") {
+    p.endpoint_ports = 0;
+  } else if (!f.endpoint_ports.empty()) {
+    const std::string& t = f.endpoint_ports;
+    if (t.size() > 2 ||
+        !std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) ||
+        std::stoi(t) < 1 || std::stoi(t) > 64)
+      fail_usage("--endpoint-ports",
+                 "expected per-link or a number of ports (1..64), got '" + t + "'");
+    p.endpoint_ports = std::stoi(t);
+  }
+  sim::flit::validate(p);
+  return p;
+}
+
+std::int64_t flit_bytes_or(const FlitCli& f, std::int64_t dflt) {
+  if (f.flit_bytes == -1) return dflt;
   if (f.flit_bytes < 1 || f.flit_bytes > 65536)
     fail_usage("--flit-bytes", "must be between 1 and 65536");
-  o.flit_bytes = f.flit_bytes;
+  return f.flit_bytes;
+}
+
+sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traffic) {
+  sim::flit::StudyOptions o;
+  o.preset = f.router;
+  o.router = router_params(f, 1);
+  o.link_latency = sim::flit::parse_link_latency(
+      f.link_latency.empty() ? "booksim" : f.link_latency, "--link-latency-cycles");
+  if (!f.packet_bytes.empty() || f.max_memory != "4GiB")
+    fail_usage("--packet-bytes", "--packet-bytes and --max-memory belong to a replay (a schedule "
+                                 "or --traffic all-to-all*); synthetic traffic takes "
+                                 "--packet-flits");
+  o.flit_bytes = flit_bytes_or(f, 16);
   o.pattern.kind = sim::pattern_by_name(traffic, "--traffic");
   o.pattern.seed = f.seed;
   if (o.pattern.kind == sim::PatternKind::Hotspot) {
@@ -172,6 +220,135 @@ sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traff
   o.threads = f.threads > 0 ? f.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return o;
+}
+
+sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
+  return traffic == "all-to-all-pairwise" ? sim::AllToAllPattern::Pairwise
+         : traffic == "all-to-all-mpich"  ? sim::AllToAllPattern::Mpich
+                                          : sim::AllToAllPattern::Simultaneous;
+}
+
+// --mode flit on a schedule (its steps replayed packet by packet over the schedule's own hops)
+// or with --traffic all-to-all* (every pair's bytes over the routing section, DOR, WFR, ...).
+void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
+                const std::string& bytes_text, const std::string& format, bool step_times) {
+  if (!f.rate_text.empty() || !f.sweep.empty() || f.find_saturation || !f.hotspot.empty() ||
+      f.link_stats || f.packet_flits != 1 || f.latency_threshold != 0)
+    fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats, "
+                         "--packet-flits and --latency-threshold belong to synthetic traffic; a "
+                         "replay takes --packet-bytes and --flit-bytes");
+  const std::int64_t flit_bytes = flit_bytes_or(f, 32);
+  sim::flit::ReplayParams P;
+  P.flit_bytes = flit_bytes;
+  P.packet_bytes =
+      f.packet_bytes.empty()
+          ? 512
+          : static_cast<std::int64_t>(std::min<std::uint64_t>(
+                parse_bytes(f.packet_bytes, "--packet-bytes"), std::uint64_t{1} << 40));
+  if (P.packet_bytes < flit_bytes || P.packet_bytes % flit_bytes != 0)
+    fail_usage("--packet-bytes", "must be a multiple of --flit-bytes (" +
+                                     std::to_string(flit_bytes) + " B), got " +
+                                     std::to_string(P.packet_bytes) + " B");
+  if (P.packet_bytes / flit_bytes > 65535)
+    fail_usage("--packet-bytes", "a packet has at most 65535 flits");
+  const std::uint64_t max_mem = parse_bytes(f.max_memory, "--max-memory");
+  P.max_bytes = static_cast<std::int64_t>(std::min<std::uint64_t>(max_mem, std::uint64_t{1} << 62));
+  P.watchdog = f.watchdog;
+  if (f.watchdog < 0) fail_usage("--watchdog", "must be >= 0 cycles");
+  if (f.threads < 0 || f.threads > 256) fail_usage("--threads", "must be 0..256 (0: automatic)");
+  std::uint64_t bytes = 0;
+  if (traffic.empty()) {
+    if (!bytes_text.empty())
+      fail_usage("--bytes", "only applies to --traffic; a schedule's bytes come from coll-sched");
+  } else {
+    if (bytes_text.empty()) fail_usage("--traffic", "needs --bytes (bytes per node, e.g. 64MiB)");
+    bytes = parse_bytes(bytes_text, "--bytes");
+    if (bytes > (std::uint64_t{1} << 53))
+      fail_usage("--bytes", "at most 2^53 bytes (exact in a double)");
+  }
+  sim::flit::RouterParams rp = router_params(f, 0);
+  const sim::flit::LinkLatencySpec spec = sim::flit::parse_link_latency(
+      f.link_latency.empty() ? "document" : f.link_latency, "--link-latency-cycles");
+
+  Document d = tool::load(c);
+  const std::string src = source_name(c.input);
+  const topo::Network& net = d.require_network("net-sim");
+  const topo::Faults& faults = d.faults_or_none();
+  std::unique_ptr<route::RoutingFunction> fn;
+  std::unique_ptr<sim::flit::SourceRoutes> routes;
+  std::unique_ptr<sim::Program> prog;
+  std::string source, collective, algorithm, routing;
+  std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
+  if (!traffic.empty()) {
+    if (!d.routing) fail_input(src + ":/routing", "missing routing section (run topo-route first)");
+    fn = route::make_routing(*d.routing, net, faults);
+    auto t =
+        std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(bytes),
+                                               sim::kMaxTrafficFlows, all_to_all_pattern(traffic));
+    const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
+    n_nodes = t->n_nodes();
+    prog = std::move(t);
+    source = "traffic";
+    collective = "all-to-all";
+    routing = d.routing->algorithm;
+    algorithm = "hardware-routing:" + routing + (pairwise ? "/pairwise" : "");
+    bytes_per_node = static_cast<std::int64_t>(bytes);
+  } else {
+    if (!d.schedule)
+      fail_input(src + ":/schedule", "missing schedule section (run coll-sched first), or "
+                                     "--traffic for synthetic traffic");
+    coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
+    prog = std::make_unique<coll::ScheduleProgram>(*d.schedule, net);
+    routes = std::make_unique<sim::flit::SourceRoutes>(net, 1 + coll::max_turns(*d.schedule));
+    source = "schedule";
+    collective = d.schedule->collective;
+    algorithm = d.schedule->algorithm;
+    routing = "schedule";
+    bytes_per_node = d.schedule->bytes_per_node;
+  }
+  const route::RoutingFunction& rfn = routes ? *routes : *fn;
+  if (f.vcs < 0) rp.vcs = std::max(2, rfn.vc_count());
+  std::string latency_desc;
+  const std::vector<int> lat = sim::flit::link_latencies(net, spec, flit_bytes, &latency_desc);
+  const int max_lat = lat.empty() ? 1 : *std::max_element(lat.begin(), lat.end());
+  if (f.buffer_flits < 0) rp.buffer_flits = std::clamp(2 * max_lat + 8, 8, 4096);
+  sim::flit::validate(rp);
+  double bw = 0;
+  for (const topo::Link& l : net.links) bw = std::max(bw, l.bandwidth_bytes_per_s);
+  if (!(bw > 0)) fail_infeasible("--mode", "the network has no link bandwidth to set the clock");
+  for (const topo::Link& l : net.links)
+    if (l.bandwidth_bytes_per_s != bw) {
+      tool::warn(c, "links of different bandwidths all carry one flit per cycle in flit mode");
+      break;
+    }
+  sim::flit::Fabric fab(net, faults, rfn, rp, lat);
+  const int threads = f.threads > 0
+                          ? f.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  Progress progress("net-sim flit replay", prog->steps().size());
+  const sim::flit::ReplayResult r = sim::flit::replay(
+      fab, *prog, routes.get(), P, sim::flit::engine_parts(fab, threads), &progress);
+  progress.finish();
+  tool::verdict(c, r.status == "ok", "the replay " + r.status + " (" + r.status_detail + ")");
+  sim::flit::ReplayInfo info;
+  info.routing = routing;
+  info.router_preset = f.router;
+  info.router = rp;
+  info.link_latency = latency_desc;
+  info.link_latency_max_cycles = max_lat;
+  info.packet_bytes = P.packet_bytes;
+  info.flit_bytes = flit_bytes;
+  info.cycle_s = static_cast<double>(flit_bytes) / bw;
+  sim::Report rep =
+      sim::make_replay_report(r, *prog, std::move(info), source, collective, algorithm, n_nodes,
+                              bytes_per_node, net, faults.down_links(net), step_times);
+  if (d.schedule && traffic.empty()) rep.dim_scheduling = d.schedule->dim_scheduling;
+  if (format == "csv") {
+    write_output(c.output, sim::csv_header() + sim::csv_row(rep));
+    return;
+  }
+  d.report = std::move(rep);
+  tool::store(c, d);
 }
 
 } // namespace
@@ -244,16 +421,13 @@ int main(int argc, char** argv) {
         if (mode == "flit") {
           if (latency_model != "per-step")
             fail_usage("--latency-model", "belongs to the analytic simulation of a schedule");
-          if (traffic.empty())
-            fail_infeasible("--mode", "flit mode simulates synthetic traffic (--traffic " +
-                                          sim::pattern_names() +
-                                          "); replaying a schedule flit by flit is not "
-                                          "implemented yet");
-          if (traffic.rfind("all-to-all", 0) == 0)
-            fail_infeasible("--traffic", "the all-to-all baselines are analytic (--mode "
-                                         "analytic); flit mode takes " +
-                                             sim::pattern_names());
-          if (!bytes_text.empty()) fail_usage("--bytes", "flit mode counts flits, not bytes");
+          if (traffic.empty() || traffic == "all-to-all" || traffic == "all-to-all-pairwise" ||
+              traffic == "all-to-all-mpich") {
+            run_replay(c, flit, traffic, bytes_text, format, step_times);
+            return;
+          }
+          if (!bytes_text.empty())
+            fail_usage("--bytes", "synthetic traffic counts flits, not bytes");
           const sim::flit::StudyOptions o = study_options(flit, traffic);
           Document d = tool::load(c);
           const std::string src = source_name(c.input);
@@ -304,9 +478,9 @@ int main(int argc, char** argv) {
           fail_usage("--latency-model", "astra accounts a schedule's phases; --traffic flows pay "
                                         "their path latency");
         if (!flit.rate_text.empty() || !flit.sweep.empty() || flit.find_saturation ||
-            !flit.hotspot.empty() || flit.link_stats)
-          fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot and --link-stats "
-                               "belong to --mode flit");
+            !flit.hotspot.empty() || flit.link_stats || !flit.packet_bytes.empty())
+          fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats and "
+                               "--packet-bytes belong to --mode flit");
         std::uint64_t bytes = 0;
         if (traffic.empty()) {
           if (!bytes_text.empty())
@@ -336,12 +510,9 @@ int main(int argc, char** argv) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
-          const sim::AllToAllPattern pattern =
-              traffic == "all-to-all-pairwise" ? sim::AllToAllPattern::Pairwise
-              : traffic == "all-to-all-mpich"  ? sim::AllToAllPattern::Mpich
-                                               : sim::AllToAllPattern::Simultaneous;
           auto t = std::make_unique<sim::AllToAllTraffic>(
-              net, faults, *fn, static_cast<double>(bytes), sim::kMaxTrafficFlows, pattern);
+              net, faults, *fn, static_cast<double>(bytes), sim::kMaxTrafficFlows,
+              all_to_all_pattern(traffic));
           const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
           n_nodes = t->n_nodes();
           prog = std::move(t);
