@@ -209,12 +209,12 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
       latency_sum += static_cast<double>(d.arrived - d.created);
       network_latency_sum += static_cast<double>(d.arrived - d.injected);
       res.latency_max = std::max(res.latency_max, d.arrived - d.created);
-      res.cycles = std::max(res.cycles, d.arrived + 1);
+      res.cycles = std::max(res.cycles, d.arrived);
       if (++st.delivered == st.packets) {
         if (routes) routes->release(st.flags);
         free_flows.push_back(id);
         --live_flows;
-        if (--step_left[z(st.step)] == 0) finish_step(st.step, d.arrived + 1);
+        if (--step_left[z(st.step)] == 0) finish_step(st.step, d.arrived);
       }
     }
     e.delivered().clear();

@@ -39,7 +39,7 @@ struct ReplayParams {
 };
 
 struct ReplayResult {
-  std::int64_t cycles = 0;   // until the last tail arrived
+  std::int64_t cycles = 0;   // the cycle the last tail arrived (the first packets start at 0)
   std::string status = "ok"; // ok | deadlock
   std::string status_detail;
   std::vector<WaitHop> deadlock_cycle;
