@@ -26,7 +26,10 @@ const std::vector<ModeInfo>& modes() {
        "head's injection; each hop pays the router pipeline (routing, VC allocation, switch "
        "allocation, switch traversal) and the link's latency (--link-latency-cycles), plus "
        "queueing in the VC buffers",
-       "", "--traffic PATTERN at --rate R (or --sweep, --find-saturation) over the routing"},
+       "",
+       "--traffic PATTERN at --rate R (or --sweep, --find-saturation) over the routing; or the "
+       "document's schedule replayed packet by packet over its own hops (--packet-bytes, "
+       "--flit-bytes), or --traffic all-to-all* with --bytes over the routing"},
   };
   return list;
 }
@@ -58,7 +61,7 @@ json describe() {
     ms.push_back(e);
   }
   for (auto& t : traffic_patterns()) {
-    json e = {{"name", t.name}, {"summary", t.summary}, {"mode", "analytic"}};
+    json e = {{"name", t.name}, {"summary", t.summary}, {"mode", "analytic, flit (replayed)"}};
     if (!t.reference.empty()) e["reference"] = t.reference;
     ts.push_back(e);
   }

@@ -7,8 +7,9 @@ topo-route <"$T/net.json" >"$T/routed.json"
 coll-sched --collective all-to-all --algorithm ring --bytes 64MiB <"$T/routed.json" >"$T/sched.json"
 
 # --- errors: one line on stderr, nothing on stdout, the documented exit code -------------------
-expect_exit 4 - net-sim --mode flit
-check "flit replay message" grep -q "replaying a schedule flit by flit is not implemented yet" "$T/err"
+expect_exit 3 - net-sim --mode flit
+expect_exit 3 - net-sim --mode flit -i "$T/routed.json"
+check "flit mode names what it needs" grep -q "missing schedule section" "$T/err"
 expect_exit 2 - net-sim --mode bogus
 expect_exit 2 - net-sim --format xml
 expect_exit 2 - net-sim --traffic ring

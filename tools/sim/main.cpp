@@ -370,7 +370,12 @@ int main(int argc, char** argv) {
       "Flit mode: cycle-level input-queued routers with virtual channels, credits and\n"
       "wormhole switching (every family; switches are routers, chips attach as BookSim's\n"
       "nodes), driven by synthetic traffic over the document's routing: latency, throughput,\n"
-      "saturation and deadlock, one JSON report or one CSV row per rate.\n\n"
+      "saturation and deadlock, one JSON report or one CSV row per rate. On a schedule (or\n"
+      "with --traffic all-to-all*) flit mode replays it packet by packet: each step's\n"
+      "transfers become 512-byte packets of 32-byte flits over the schedule's own hops (the\n"
+      "baselines over the routing), a step starts when the steps it depends on have\n"
+      "delivered everything, and the report has the analytic mode's fields, in seconds at one\n"
+      "flit per cycle per link.\n\n"
       "Examples:\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
       "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB \\\n"
@@ -380,13 +385,17 @@ int main(int argc, char** argv) {
       "  topo-enum -n 64 --family mesh | topo-gen --pick 'mesh:8x8/b1x1' | topo-route \\\n"
       "    | net-sim --mode flit --router booksim --traffic uniform --sweep 0.05:0.35:0.05 \\\n"
       "      --packet-flits 4 --format csv\n"
-      "  net-sim -i routed.json --mode flit --traffic transpose --find-saturation\n",
+      "  net-sim -i routed.json --mode flit --traffic transpose --find-saturation\n"
+      "  topo-gen --torus 4x4x4 --link-bw 56GiB/s --link-latency 100ns | topo-route \\\n"
+      "    | coll-sched --algorithm halfring --dims dimrotation --bytes 1MiB \\\n"
+      "    | net-sim --mode flit --format csv\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
         app.add_option("--mode", mode,
                        "Simulation mode: analytic (flows sharing links max-min fairly) or flit "
-                       "(cycle-level routers with VCs and credits, synthetic traffic)")
+                       "(cycle-level routers with VCs and credits: synthetic traffic, or the "
+                       "schedule / an all-to-all replayed packet by packet)")
             ->check(CLI::IsMember({"analytic", "flit"}))
             ->default_str("analytic");
         app.add_option("--traffic", traffic,
