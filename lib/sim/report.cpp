@@ -129,25 +129,36 @@ Report parse_report(ObjReader& r) {
   return s;
 }
 
-Report make_analytic_report(const AnalyticResult& r, std::string source, std::string collective,
-                            std::string algorithm, std::int64_t n_nodes,
-                            std::int64_t bytes_per_node, std::string network_fingerprint,
-                            bool step_times) {
+namespace {
+// What every report of a collective starts with: what ran, on how many chips, how long it took
+// and its bandwidths (nccl-tests conventions).
+Report headline(std::string mode, std::string source, std::string collective, std::string algorithm,
+                std::int64_t n_nodes, std::int64_t bytes_per_node, double time_s) {
   Report s;
-  s.mode = "analytic";
+  s.mode = std::move(mode);
   s.source = std::move(source);
   s.collective = std::move(collective);
   s.algorithm = std::move(algorithm);
   s.n_nodes = n_nodes;
   s.bytes_per_node = bytes_per_node;
-  s.time_s = r.time_s;
+  s.time_s = time_s;
   // A run that takes no time (one chip, nothing to send) has no meaningful bandwidth: 0.
-  if (r.time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / r.time_s;
+  if (time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / time_s;
   // nccl-tests: busbw = algbw (n-1)/n for all-to-all, reduce-scatter and all-gather, 2 (n-1)/n
   // for all-reduce (which moves every byte twice).
   if (n_nodes > 0)
     s.busbw_bytes_per_s = s.algbw_bytes_per_s * (s.collective == "all-reduce" ? 2.0 : 1.0) *
                           static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
+  return s;
+}
+} // namespace
+
+Report make_analytic_report(const AnalyticResult& r, std::string source, std::string collective,
+                            std::string algorithm, std::int64_t n_nodes,
+                            std::int64_t bytes_per_node, std::string network_fingerprint,
+                            bool step_times) {
+  Report s = headline("analytic", std::move(source), std::move(collective), std::move(algorithm),
+                      n_nodes, bytes_per_node, r.time_s);
   for (const PhaseResult& p : r.phases)
     s.phases.push_back({p.name, p.steps, p.start_s, p.end_s, p.end_s - p.start_s});
   s.link_utilisation = {r.max_utilisation, r.mean_utilisation, r.mean_busy_utilisation,
@@ -172,19 +183,9 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
                           std::string algorithm, std::int64_t n_nodes, std::int64_t bytes_per_node,
                           const topo::Network& n, const std::vector<char>& down_links,
                           bool step_times) {
-  Report s;
-  s.mode = "flit";
-  s.source = std::move(source);
-  s.collective = std::move(collective);
-  s.algorithm = std::move(algorithm);
-  s.n_nodes = n_nodes;
-  s.bytes_per_node = bytes_per_node;
   const double cyc = info.cycle_s;
-  s.time_s = static_cast<double>(r.cycles) * cyc;
-  if (s.time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / s.time_s;
-  if (n_nodes > 0)
-    s.busbw_bytes_per_s = s.algbw_bytes_per_s * (s.collective == "all-reduce" ? 2.0 : 1.0) *
-                          static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
+  Report s = headline("flit", std::move(source), std::move(collective), std::move(algorithm),
+                      n_nodes, bytes_per_node, static_cast<double>(r.cycles) * cyc);
   const std::vector<StepInfo>& steps = program.steps();
   for (std::size_t p = 0; p < program.phases().size(); ++p) {
     PhaseTime ph;

@@ -222,6 +222,21 @@ sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traff
   return o;
 }
 
+// Bytes per node of an all-to-all baseline (--traffic with --bytes); 0 for a schedule, whose
+// bytes come from coll-sched.
+std::uint64_t traffic_bytes(const std::string& traffic, const std::string& bytes_text) {
+  if (traffic.empty()) {
+    if (!bytes_text.empty())
+      fail_usage("--bytes", "only applies to --traffic; a schedule's bytes come from coll-sched");
+    return 0;
+  }
+  if (bytes_text.empty()) fail_usage("--traffic", "needs --bytes (bytes per node, e.g. 64MiB)");
+  const std::uint64_t bytes = parse_bytes(bytes_text, "--bytes");
+  if (bytes > (std::uint64_t{1} << 53))
+    fail_usage("--bytes", "at most 2^53 bytes (exact in a double)");
+  return bytes;
+}
+
 sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
   return traffic == "all-to-all-pairwise" ? sim::AllToAllPattern::Pairwise
          : traffic == "all-to-all-mpich"  ? sim::AllToAllPattern::Mpich
@@ -256,16 +271,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   P.watchdog = f.watchdog;
   if (f.watchdog < 0) fail_usage("--watchdog", "must be >= 0 cycles");
   if (f.threads < 0 || f.threads > 256) fail_usage("--threads", "must be 0..256 (0: automatic)");
-  std::uint64_t bytes = 0;
-  if (traffic.empty()) {
-    if (!bytes_text.empty())
-      fail_usage("--bytes", "only applies to --traffic; a schedule's bytes come from coll-sched");
-  } else {
-    if (bytes_text.empty()) fail_usage("--traffic", "needs --bytes (bytes per node, e.g. 64MiB)");
-    bytes = parse_bytes(bytes_text, "--bytes");
-    if (bytes > (std::uint64_t{1} << 53))
-      fail_usage("--bytes", "at most 2^53 bytes (exact in a double)");
-  }
+  const std::uint64_t bytes = traffic_bytes(traffic, bytes_text);
   sim::flit::RouterParams rp = router_params(f, 0);
   const sim::flit::LinkLatencySpec spec = sim::flit::parse_link_latency(
       f.link_latency.empty() ? "document" : f.link_latency, "--link-latency-cycles");
@@ -490,18 +496,7 @@ int main(int argc, char** argv) {
             !flit.hotspot.empty() || flit.link_stats || !flit.packet_bytes.empty())
           fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats and "
                                "--packet-bytes belong to --mode flit");
-        std::uint64_t bytes = 0;
-        if (traffic.empty()) {
-          if (!bytes_text.empty())
-            fail_usage("--bytes",
-                       "only applies to --traffic; a schedule's bytes come from coll-sched");
-        } else {
-          if (bytes_text.empty())
-            fail_usage("--traffic", "needs --bytes (bytes per node, e.g. 64MiB)");
-          bytes = parse_bytes(bytes_text, "--bytes");
-          if (bytes > (std::uint64_t{1} << 53))
-            fail_usage("--bytes", "at most 2^53 bytes (exact in a double)");
-        }
+        const std::uint64_t bytes = traffic_bytes(traffic, bytes_text);
 
         Document d = tool::load(c);
         const std::string src = source_name(c.input);

@@ -342,16 +342,7 @@ std::uint32_t Engine::new_packet() {
 
 bool Engine::offer(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag) {
   if (!F_.chip_live(src) || !F_.chip_live(dst) || !reachable(src, dst)) return false;
-  const std::uint32_t id = new_packet();
-  packets_[id] = Packet{tag,
-                        now_,
-                        -1,
-                        static_cast<std::int32_t>(src),
-                        static_cast<std::int32_t>(dst),
-                        static_cast<std::uint16_t>(flits),
-                        0,
-                        0};
-  enqueue(src, F_.slot_begin_[z(src)], id);
+  enqueue(src, dst, flits, tag, 0, F_.slot_begin_[z(src)]);
   return true;
 }
 
@@ -361,6 +352,11 @@ void Engine::offer_routed(std::int64_t src, std::int64_t dst, int flits, std::in
     fail_runtime("flit", "offer_routed: chip " + std::to_string(src) + " -> " +
                              std::to_string(dst) + " is down or has no injection port " +
                              std::to_string(port));
+  enqueue(src, dst, flits, tag, flags, F_.slot_begin_[z(src)] + port);
+}
+
+void Engine::enqueue(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag,
+                     std::uint32_t flags, std::int32_t slot) {
   const std::uint32_t id = new_packet();
   packets_[id] = Packet{tag,
                         now_,
@@ -370,10 +366,6 @@ void Engine::offer_routed(std::int64_t src, std::int64_t dst, int flits, std::in
                         static_cast<std::uint16_t>(flits),
                         0,
                         flags};
-  enqueue(src, F_.slot_begin_[z(src)] + port, id);
-}
-
-void Engine::enqueue(std::int64_t src, std::int32_t slot, std::uint32_t id) {
   queue_[z(slot)].push_back(id);
   ++queued_;
   if (!ni_active_[z(src)])

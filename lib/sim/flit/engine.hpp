@@ -234,7 +234,9 @@ private:
     const auto k = static_cast<std::size_t>(s);
     return static_cast<std::int64_t>(queue_[k].size() - queue_head_[k]) + (cur_pkt_[k] >= 0);
   }
-  void enqueue(std::int64_t src, std::int32_t slot, std::uint32_t id);
+  // A new packet at the tail of source slot `slot` of chip src.
+  void enqueue(std::int64_t src, std::int64_t dst, int flits, std::int64_t tag, std::uint32_t flags,
+               std::int32_t slot);
   void router_step(Part& W, std::int32_t r);
   void compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
   int pick_option(const std::vector<Opt>& opts) const;
