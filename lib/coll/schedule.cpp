@@ -70,6 +70,14 @@ std::int64_t Schedule::step_count() const {
   return n;
 }
 
+Schedule with_bytes(const Schedule& s, std::int64_t bytes) {
+  Schedule t = s;
+  const double k = static_cast<double>(bytes) / static_cast<double>(s.bytes_per_node);
+  t.bytes_per_node = bytes;
+  for (Phase& p : t.phases) p.block_bytes *= k;
+  return t;
+}
+
 json to_json(const Schedule& s) {
   json phases = json::array();
   for (auto& p : s.phases) {

@@ -139,6 +139,11 @@ inline double transfer_bytes(const Phase& p, const RingTransfer& t) {
   return p.block_bytes * static_cast<double>(t.fraction.num) / static_cast<double>(t.fraction.den);
 }
 
+// The same schedule for `bytes` per node: every block scales with bytes_per_node (schedule.hpp,
+// block_bytes), nothing else changes, so what verify() established still holds. net-sim --sizes
+// simulates one schedule at many sizes with it.
+Schedule with_bytes(const Schedule& s, std::int64_t bytes);
+
 json to_json(const Schedule& s);
 // Strict structural parse (unknown keys, bad ranges, non-dense step ids, `after` not earlier,
 // bytes inconsistent with fraction x block: Error(Input)). Semantic checks against the network

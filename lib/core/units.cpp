@@ -149,6 +149,53 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& where) {
   return static_cast<std::uint64_t>(bytes);
 }
 
+std::vector<std::uint64_t> parse_sizes(const std::string& text, const std::string& where,
+                                       std::size_t max_count) {
+  std::vector<std::uint64_t> out;
+  auto too_many = [&] {
+    fail_usage(where, "more than " + std::to_string(max_count) + " sizes in '" + text + "'");
+  };
+  if (text.find(':') == std::string::npos) { // a list
+    std::size_t pos = 0;
+    for (;;) {
+      const std::size_t comma = text.find(',', pos);
+      out.push_back(parse_bytes(text.substr(pos, comma - pos), where));
+      if (out.size() > max_count) too_many();
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    return out;
+  }
+  const std::size_t a = text.find(':'), b = text.find(':', a + 1);
+  if (b == std::string::npos || text.find(':', b + 1) != std::string::npos ||
+      b + 1 >= text.size() || (text[b + 1] != 'x' && text[b + 1] != '+'))
+    fail_usage(where, "expected FROM:TO:xFACTOR, FROM:TO:+STEP or a list of sizes, got '" + text +
+                          "' (e.g. 8KiB:1GiB:x2)");
+  const std::uint64_t from = parse_bytes(text.substr(0, a), where);
+  const std::uint64_t to = parse_bytes(text.substr(a + 1, b - a - 1), where);
+  if (from > to) fail_usage(where, "FROM must not exceed TO in '" + text + "'");
+  if (text[b + 1] == 'x') {
+    const std::string f = text.substr(b + 2);
+    char* end = nullptr;
+    const long factor = std::strtol(f.c_str(), &end, 10);
+    if (f.empty() || *end != '\0' || factor < 2 || factor > 1024)
+      fail_usage(where, "the factor after 'x' is a whole number from 2 to 1024, got '" + f + "'");
+    for (std::uint64_t z = from; z <= to; z *= static_cast<std::uint64_t>(factor)) {
+      out.push_back(z);
+      if (out.size() > max_count) too_many();
+      if (z > to / static_cast<std::uint64_t>(factor)) break;
+    }
+  } else {
+    const std::uint64_t step = parse_bytes(text.substr(b + 2), where);
+    for (std::uint64_t z = from; z <= to; z += step) {
+      out.push_back(z);
+      if (out.size() > max_count) too_many();
+      if (to - z < step) break;
+    }
+  }
+  return out;
+}
+
 double parse_bandwidth(const std::string& text, const std::string& where, double lo, double hi) {
   const UnitTable& k = bandwidth_table();
   auto [v, unit] = split(text, where, "bandwidth (e.g. 50GB/s)");

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace icnkit {
 
@@ -19,6 +20,11 @@ inline constexpr double kLinkLatencyMax = 1.0;    // seconds
 // "64MiB", "8KB", "2GB", "4096" (bytes). KB/MB/GB/TB are powers of 1000, KiB/MiB/GiB/TiB of 1024.
 // Result must be a whole, positive number of bytes.
 std::uint64_t parse_bytes(const std::string& text, const std::string& where);
+// A range of sizes as nccl-tests sweeps them (-b, -e, -f / -i): "8KiB:1GiB:x2" (from FROM to
+// TO, multiplying by 2), "1MiB:8MiB:+1MiB" (adding), or a list "4KiB,1MiB,64MiB". Sizes as
+// parse_bytes; FROM <= TO; at most `max_count` sizes (Error(Usage) at `where` otherwise).
+std::vector<std::uint64_t> parse_sizes(const std::string& text, const std::string& where,
+                                       std::size_t max_count = 4096);
 // "50GB/s", "400Gb/s" (bits), "1.5PB/s". The unit is required (a bare "50" is refused, naming
 // the accepted units); the result must lie in [lo, hi] bytes/s.
 double parse_bandwidth(const std::string& text, const std::string& where,

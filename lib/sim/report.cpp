@@ -277,4 +277,43 @@ std::string csv_row(const Report& s) {
          field(s.network_fingerprint) + "\n";
 }
 
+std::string nccl_header(const Report& first, const topo::Network& n) {
+  std::string what = first.collective + ", " + first.algorithm;
+  if (!first.dim_scheduling.empty()) what += " + " + first.dim_scheduling;
+  char b[512];
+  std::snprintf(b, sizeof b,
+                "# net-sim %s: %s on %lld chips (%s, network %s)\n#\n"
+                "#%12s  %12s  %8s  %6s  %6s  %9s  %7s  %7s  %6s\n"
+                "#%12s  %12s  %8s  %6s  %6s  %9s  %7s  %7s  %6s\n",
+                first.mode.c_str(), what.c_str(), static_cast<long long>(first.n_nodes),
+                n.family.c_str(), first.network_fingerprint.c_str(), "size", "count", "type",
+                "redop", "root", "time", "algbw", "busbw", "#wrong", "(B)", "(elements)", "", "",
+                "", "(us)", "(GB/s)", "(GB/s)", "");
+  std::string out;
+  for (const char* p = b; *p; ++p) { // no trailing blanks
+    if (*p == '\n')
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += *p;
+  }
+  return out;
+}
+
+std::string nccl_row(const Report& s) {
+  const char* redop =
+      s.collective == "all-reduce" || s.collective == "reduce-scatter" ? "sum" : "none";
+  char b[256];
+  std::snprintf(b, sizeof b, " %12lld  %12lld  %8s  %6s  %6d  %9.2f  %7.2f  %7.2f  %6s\n",
+                static_cast<long long>(s.bytes_per_node),
+                static_cast<long long>(s.bytes_per_node / 4), "float", redop, -1, s.time_s * 1e6,
+                s.algbw_bytes_per_s / 1e9, s.busbw_bytes_per_s / 1e9, "N/A");
+  return b;
+}
+
+std::string nccl_footer(double mean_busbw_bytes_per_s) {
+  char b[160];
+  std::snprintf(b, sizeof b, "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : %g\n#\n",
+                mean_busbw_bytes_per_s / 1e9);
+  return b;
+}
+
 } // namespace icnkit::sim

@@ -81,4 +81,12 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
 std::string csv_header();
 std::string csv_row(const Report& s);
 
+// nccl-tests' table (its alltoall_perf / all_reduce_perf layout, out-of-place columns only):
+// a commented header naming what ran, one row per report — size (B), count (float elements),
+// type, redop, root, time (us), algbw and busbw (GB/s = 1e9 B/s), #wrong (N/A: nothing is
+// checked) — and the average bus bandwidth, as nccl-tests prints them.
+std::string nccl_header(const Report& first, const topo::Network& n);
+std::string nccl_row(const Report& s);
+std::string nccl_footer(double mean_busbw_bytes_per_s);
+
 } // namespace icnkit::sim

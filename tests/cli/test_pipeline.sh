@@ -77,10 +77,10 @@ expect_exit 3 "$T/cands-only.json" topo-route
 expect_exit 3 "$T/cands-only.json" coll-sched --bytes 1MiB
 expect_exit 3 "$T/cands-only.json" net-sim
 expect_exit 3 "$T/routed.json" net-sim --mode analytic
-# Unknown names are usage errors (2); known but not implemented ones are infeasible (4).
+expect_exit 3 "$T/routed.json" net-sim --mode flit
+# Unknown names are usage errors (2).
 expect_exit 2 "$T/routed.json" topo-route --algorithm xyz
 expect_exit 2 "$T/routed.json" coll-sched --algorithm xyz --bytes 1MiB
 expect_exit 2 "$T/routed.json" net-sim --mode xyz
-expect_exit 4 "$T/routed.json" net-sim --mode flit
 
 finish

@@ -324,3 +324,17 @@ TEST_CASE("a prepared output holds its temporary until written or discarded", "[
   CHECK(kind_of([&] { prepare_output(dir); }) == ErrorKind::Runtime); // a directory
   REQUIRE(std::system(("rm -rf " + dir).c_str()) == 0);
 }
+
+TEST_CASE("parse_sizes: nccl-tests' ranges and lists", "[core]") {
+  using V = std::vector<std::uint64_t>;
+  CHECK(parse_sizes("8KiB:64KiB:x2", "x") == V{8192, 16384, 32768, 65536});
+  CHECK(parse_sizes("8KiB:100KiB:x4", "x") == V{8192, 32768}); // stops before passing TO
+  CHECK(parse_sizes("1MiB:3MiB:+1MiB", "x") == V{1 << 20, 2 << 20, 3 << 20});
+  CHECK(parse_sizes("4KiB,1MiB,4KiB", "x") == V{4096, 1 << 20, 4096}); // a list as given
+  CHECK(parse_sizes("1GiB", "x") == V{1ull << 30});
+  // Up to the largest size without wrapping round.
+  CHECK(parse_sizes("1:1000000000000000000:x1000", "x").size() == 7);
+  for (const char* bad : {"8KiB:1MiB", "1MiB:8KiB:x2", "8KiB:1MiB:x1", "8KiB:1MiB:x", "8KiB:1MiB:*2",
+                          "8KiB::x2", "a:b:x2", "8KiB,,1MiB", "1:1000000:+1", ""})
+    CHECK(test::kind_of([&] { parse_sizes(bad, "--sizes"); }) == ErrorKind::Usage);
+}

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <thread>
 
 using namespace icnkit;
@@ -237,6 +238,39 @@ std::uint64_t traffic_bytes(const std::string& traffic, const std::string& bytes
   return bytes;
 }
 
+// The sizes to simulate: --sizes (CSV or nccl rows only), else the document's own (0) or
+// --bytes for a baseline.
+std::vector<std::uint64_t> run_sizes(const std::string& sizes_text, const std::string& traffic,
+                                     const std::string& bytes_text, const std::string& format) {
+  if (sizes_text.empty()) return {traffic_bytes(traffic, bytes_text)}; // 0: the schedule's
+  if (!bytes_text.empty()) fail_usage("--sizes", "give --sizes or --bytes, not both");
+  if (format == "json")
+    fail_usage("--sizes", "writes one row per size: use --format csv or --format nccl");
+  std::vector<std::uint64_t> v = parse_sizes(sizes_text, "--sizes");
+  for (std::uint64_t z : v)
+    if (z > (std::uint64_t{1} << 53))
+      fail_usage("--sizes", "at most 2^53 bytes (exact in a double)");
+  return v;
+}
+
+// CSV (one header, a row per report) or nccl-tests' table.
+std::string report_rows(const std::vector<sim::Report>& reps, const std::string& format,
+                        const topo::Network& net) {
+  std::string out;
+  if (format == "csv") {
+    out = sim::csv_header();
+    for (const sim::Report& r : reps) out += sim::csv_row(r);
+    return out;
+  }
+  out = sim::nccl_header(reps.front(), net);
+  double busbw = 0;
+  for (const sim::Report& r : reps) {
+    out += sim::nccl_row(r);
+    busbw += r.busbw_bytes_per_s;
+  }
+  return out + sim::nccl_footer(busbw / static_cast<double>(reps.size()));
+}
+
 sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
   return traffic == "all-to-all-pairwise" ? sim::AllToAllPattern::Pairwise
          : traffic == "all-to-all-mpich"  ? sim::AllToAllPattern::Mpich
@@ -246,7 +280,8 @@ sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
 // --mode flit on a schedule (its steps replayed packet by packet over the schedule's own hops)
 // or with --traffic all-to-all* (every pair's bytes over the routing section, DOR, WFR, ...).
 void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
-                const std::string& bytes_text, const std::string& format, bool step_times) {
+                const std::string& bytes_text, const std::string& sizes_text,
+                const std::string& format, bool step_times) {
   if (!f.rate_text.empty() || !f.sweep.empty() || f.find_saturation || !f.hotspot.empty() ||
       f.link_stats || f.packet_flits != 1 || f.latency_threshold != 0)
     fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats, "
@@ -271,7 +306,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   P.watchdog = f.watchdog;
   if (f.watchdog < 0) fail_usage("--watchdog", "must be >= 0 cycles");
   if (f.threads < 0 || f.threads > 256) fail_usage("--threads", "must be 0..256 (0: automatic)");
-  const std::uint64_t bytes = traffic_bytes(traffic, bytes_text);
+  const std::vector<std::uint64_t> sizes = run_sizes(sizes_text, traffic, bytes_text, format);
   sim::flit::RouterParams rp = router_params(f, 0);
   const sim::flit::LinkLatencySpec spec = sim::flit::parse_link_latency(
       f.link_latency.empty() ? "document" : f.link_latency, "--link-latency-cycles");
@@ -282,35 +317,18 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   const topo::Faults& faults = d.faults_or_none();
   std::unique_ptr<route::RoutingFunction> fn;
   std::unique_ptr<sim::flit::SourceRoutes> routes;
-  std::unique_ptr<sim::Program> prog;
-  std::string source, collective, algorithm, routing;
-  std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
+  std::string routing;
   if (!traffic.empty()) {
     if (!d.routing) fail_input(src + ":/routing", "missing routing section (run topo-route first)");
     fn = route::make_routing(*d.routing, net, faults);
-    auto t =
-        std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(bytes),
-                                               sim::kMaxTrafficFlows, all_to_all_pattern(traffic));
-    const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
-    n_nodes = t->n_nodes();
-    prog = std::move(t);
-    source = "traffic";
-    collective = "all-to-all";
     routing = d.routing->algorithm;
-    algorithm = "hardware-routing:" + routing + (pairwise ? "/pairwise" : "");
-    bytes_per_node = static_cast<std::int64_t>(bytes);
   } else {
     if (!d.schedule)
       fail_input(src + ":/schedule", "missing schedule section (run coll-sched first), or "
                                      "--traffic for synthetic traffic");
     coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
-    prog = std::make_unique<coll::ScheduleProgram>(*d.schedule, net);
     routes = std::make_unique<sim::flit::SourceRoutes>(net, 1 + coll::max_turns(*d.schedule));
-    source = "schedule";
-    collective = d.schedule->collective;
-    algorithm = d.schedule->algorithm;
     routing = "schedule";
-    bytes_per_node = d.schedule->bytes_per_node;
   }
   const route::RoutingFunction& rfn = routes ? *routes : *fn;
   if (f.vcs < 0) rp.vcs = std::max(2, rfn.vc_count());
@@ -331,28 +349,59 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   const int threads = f.threads > 0
                           ? f.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  Progress progress("net-sim flit replay", prog->steps().size());
-  const sim::flit::ReplayResult r = sim::flit::replay(
-      fab, *prog, routes.get(), P, sim::flit::engine_parts(fab, threads), &progress);
-  progress.finish();
-  tool::verdict(c, r.status == "ok", "the replay " + r.status + " (" + r.status_detail + ")");
-  sim::flit::ReplayInfo info;
-  info.routing = routing;
-  info.router_preset = f.router;
-  info.router = rp;
-  info.link_latency = latency_desc;
-  info.link_latency_max_cycles = max_lat;
-  info.packet_bytes = P.packet_bytes;
-  info.flit_bytes = flit_bytes;
-  info.cycle_s = static_cast<double>(flit_bytes) / bw;
-  sim::Report rep =
-      sim::make_replay_report(r, *prog, std::move(info), source, collective, algorithm, n_nodes,
-                              bytes_per_node, net, faults.down_links(net), step_times);
-  if (d.schedule && traffic.empty()) rep.dim_scheduling = d.schedule->dim_scheduling;
-  if (format == "csv") {
-    write_output(c.output, sim::csv_header() + sim::csv_row(rep));
+  // One replay per size (the document's own when there is no --sizes).
+  auto replay_one = [&](std::uint64_t size) {
+    std::unique_ptr<sim::Program> prog;
+    std::string source, collective, algorithm;
+    std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
+    std::optional<coll::Schedule> sized;
+    if (!traffic.empty()) {
+      auto t = std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(size),
+                                                      sim::kMaxTrafficFlows,
+                                                      all_to_all_pattern(traffic));
+      const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
+      n_nodes = t->n_nodes();
+      prog = std::move(t);
+      source = "traffic";
+      collective = "all-to-all";
+      algorithm = "hardware-routing:" + routing + (pairwise ? "/pairwise" : "");
+      bytes_per_node = static_cast<std::int64_t>(size);
+    } else {
+      sized =
+          size == 0 ? *d.schedule : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
+      prog = std::make_unique<coll::ScheduleProgram>(*sized, net);
+      source = "schedule";
+      collective = sized->collective;
+      algorithm = sized->algorithm;
+      bytes_per_node = sized->bytes_per_node;
+    }
+    Progress progress("net-sim flit replay", prog->steps().size());
+    const sim::flit::ReplayResult r = sim::flit::replay(
+        fab, *prog, routes.get(), P, sim::flit::engine_parts(fab, threads), &progress);
+    progress.finish();
+    tool::verdict(c, r.status == "ok", "the replay " + r.status + " (" + r.status_detail + ")");
+    sim::flit::ReplayInfo info;
+    info.routing = routing;
+    info.router_preset = f.router;
+    info.router = rp;
+    info.link_latency = latency_desc;
+    info.link_latency_max_cycles = max_lat;
+    info.packet_bytes = P.packet_bytes;
+    info.flit_bytes = flit_bytes;
+    info.cycle_s = static_cast<double>(flit_bytes) / bw;
+    sim::Report rep =
+        sim::make_replay_report(r, *prog, std::move(info), source, collective, algorithm, n_nodes,
+                                bytes_per_node, net, faults.down_links(net), step_times);
+    if (sized) rep.dim_scheduling = sized->dim_scheduling;
+    return rep;
+  };
+  std::vector<sim::Report> reps;
+  for (std::uint64_t z : sizes) reps.push_back(replay_one(z));
+  if (format != "json") {
+    write_output(c.output, report_rows(reps, format, net));
     return;
   }
+  sim::Report rep = std::move(reps.front());
   d.report = std::move(rep);
   tool::store(c, d);
 }
@@ -361,6 +410,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
 
 int main(int argc, char** argv) {
   std::string mode = "analytic", traffic, bytes_text, format = "json", latency_model = "per-step";
+  std::string sizes_text;
   bool step_times = false;
   FlitCli flit;
   return tool::run(
@@ -413,9 +463,16 @@ int main(int argc, char** argv) {
                        "pair, pairwise above). In flit mode: " +
                            sim::pattern_names());
         app.add_option("--bytes", bytes_text, "Bytes per node of --traffic (e.g. 64MiB)");
-        app.add_option("--format", format, "Output: json (the document with its report) or csv")
-            ->check(CLI::IsMember({"json", "csv"}))
+        app.add_option("--format", format,
+                       "Output: json (the document with its report), csv (one header, a row per "
+                       "size) or nccl (nccl-tests' table: size, count, type, redop, root, time, "
+                       "algbw, busbw)")
+            ->check(CLI::IsMember({"json", "csv", "nccl"}))
             ->default_str("json");
+        app.add_option("--sizes", sizes_text,
+                       "Simulate the schedule (or --traffic) at many sizes per node without "
+                       "re-scheduling, one row each: FROM:TO:xFACTOR (nccl-tests' -b -e -f, e.g. "
+                       "8KiB:1GiB:x2), FROM:TO:+STEP or a list; with --format csv or nccl");
         app.add_flag("--step-times", step_times, "Record every step's start and end in the report");
         app.add_option("--latency-model", latency_model,
                        "Latency of a schedule's steps (analytic): per-step (every "
@@ -438,11 +495,15 @@ int main(int argc, char** argv) {
             fail_usage("--latency-model", "belongs to the analytic simulation of a schedule");
           if (traffic.empty() || traffic == "all-to-all" || traffic == "all-to-all-pairwise" ||
               traffic == "all-to-all-mpich") {
-            run_replay(c, flit, traffic, bytes_text, format, step_times);
+            run_replay(c, flit, traffic, bytes_text, sizes_text, format, step_times);
             return;
           }
-          if (!bytes_text.empty())
-            fail_usage("--bytes", "synthetic traffic counts flits, not bytes");
+          if (!bytes_text.empty() || !sizes_text.empty())
+            fail_usage(bytes_text.empty() ? "--sizes" : "--bytes",
+                       "synthetic traffic counts flits, not bytes");
+          if (format == "nccl")
+            fail_usage("--format", "nccl's table is for collectives (a schedule or --traffic "
+                                   "all-to-all*); synthetic traffic writes json or csv");
           const sim::flit::StudyOptions o = study_options(flit, traffic);
           Document d = tool::load(c);
           const std::string src = source_name(c.input);
@@ -496,7 +557,7 @@ int main(int argc, char** argv) {
             !flit.hotspot.empty() || flit.link_stats || !flit.packet_bytes.empty())
           fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats and "
                                "--packet-bytes belong to --mode flit");
-        const std::uint64_t bytes = traffic_bytes(traffic, bytes_text);
+        const std::vector<std::uint64_t> sizes = run_sizes(sizes_text, traffic, bytes_text, format);
 
         Document d = tool::load(c);
         const std::string src = source_name(c.input);
@@ -507,59 +568,71 @@ int main(int argc, char** argv) {
         opt.down_links = &down;
 
         std::unique_ptr<route::RoutingFunction> fn;
-        std::unique_ptr<sim::Program> prog;
-        std::string source, collective, algorithm;
-        std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
         if (!traffic.empty()) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
-          auto t = std::make_unique<sim::AllToAllTraffic>(
-              net, faults, *fn, static_cast<double>(bytes), sim::kMaxTrafficFlows,
-              all_to_all_pattern(traffic));
-          const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
-          n_nodes = t->n_nodes();
-          prog = std::move(t);
-          source = "traffic";
-          collective = "all-to-all";
-          algorithm = "hardware-routing:" + d.routing->algorithm + (pairwise ? "/pairwise" : "");
-          bytes_per_node = static_cast<std::int64_t>(bytes);
         } else {
           if (!d.schedule)
             fail_input(src + ":/schedule", "missing schedule section (run coll-sched first)");
           // The section was parsed structurally; its delivery and fault checks are verify()'s,
-          // and the program relies on them.
+          // and the program relies on them (they do not depend on the size).
           coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
-          prog = std::make_unique<coll::ScheduleProgram>(
-              *d.schedule, net,
-              latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop);
-          source = "schedule";
-          collective = d.schedule->collective;
-          algorithm = d.schedule->algorithm;
-          bytes_per_node = d.schedule->bytes_per_node;
         }
-
-        Progress progress("net-sim", prog->steps().size());
-        opt.progress = &progress;
-        sim::AnalyticResult res = sim::simulate_analytic(*prog, net, opt);
-        progress.finish();
-        sim::Report rep = sim::make_analytic_report(res, source, collective, algorithm, n_nodes,
-                                                    bytes_per_node, net.fingerprint, step_times);
-        if (d.schedule && traffic.empty()) {
-          rep.dim_scheduling = d.schedule->dim_scheduling;
-          if (latency_model == "astra") rep.latency_model = sim::kAstraLatencyModel;
-          if (auto cf =
-                  coll::closed_form(*d.schedule, net, faults,
-                                    latency_model == "astra" ? coll::LatencyModel::Table1
-                                                             : coll::LatencyModel::PerSubStage)) {
-            rep.closed_form_s = cf->time_s;
-            rep.closed_form_formula = cf->formula;
+        // One simulation per size (the document's own when there is no --sizes).
+        auto simulate = [&](std::uint64_t size) {
+          std::unique_ptr<sim::Program> prog;
+          std::string source, collective, algorithm;
+          std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
+          std::optional<coll::Schedule> sized;
+          if (!traffic.empty()) {
+            auto t = std::make_unique<sim::AllToAllTraffic>(
+                net, faults, *fn, static_cast<double>(size), sim::kMaxTrafficFlows,
+                all_to_all_pattern(traffic));
+            const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
+            n_nodes = t->n_nodes();
+            prog = std::move(t);
+            source = "traffic";
+            collective = "all-to-all";
+            algorithm = "hardware-routing:" + d.routing->algorithm + (pairwise ? "/pairwise" : "");
+            bytes_per_node = static_cast<std::int64_t>(size);
+          } else {
+            sized = size == 0 ? *d.schedule
+                              : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
+            prog = std::make_unique<coll::ScheduleProgram>(
+                *sized, net,
+                latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop);
+            source = "schedule";
+            collective = sized->collective;
+            algorithm = sized->algorithm;
+            bytes_per_node = sized->bytes_per_node;
           }
-        }
-        if (format == "csv") {
-          write_output(c.output, sim::csv_header() + sim::csv_row(rep));
+          Progress progress("net-sim", prog->steps().size());
+          opt.progress = &progress;
+          sim::AnalyticResult res = sim::simulate_analytic(*prog, net, opt);
+          progress.finish();
+          sim::Report rep = sim::make_analytic_report(res, source, collective, algorithm, n_nodes,
+                                                      bytes_per_node, net.fingerprint, step_times);
+          if (sized) {
+            rep.dim_scheduling = sized->dim_scheduling;
+            if (latency_model == "astra") rep.latency_model = sim::kAstraLatencyModel;
+            if (auto cf =
+                    coll::closed_form(*sized, net, faults,
+                                      latency_model == "astra" ? coll::LatencyModel::Table1
+                                                               : coll::LatencyModel::PerSubStage)) {
+              rep.closed_form_s = cf->time_s;
+              rep.closed_form_formula = cf->formula;
+            }
+          }
+          return rep;
+        };
+        std::vector<sim::Report> reps;
+        for (std::uint64_t z : sizes) reps.push_back(simulate(z));
+        if (format != "json") {
+          write_output(c.output, report_rows(reps, format, net));
           return;
         }
+        sim::Report rep = std::move(reps.front());
         d.report = std::move(rep);
         tool::store(c, d);
       });
