@@ -1,5 +1,6 @@
 #include "sim/report.hpp"
 
+#include "core/fingerprint.hpp"
 #include "sim/analytic.hpp"
 #include "sim/flit/replay.hpp"
 
@@ -39,6 +40,7 @@ json to_json(const Report& s) {
             {"flows", s.flows},
             {"events", s.events}};
   if (!s.dim_scheduling.empty()) j["dim_scheduling"] = s.dim_scheduling;
+  if (!s.traffic.empty()) j["traffic"] = s.traffic;
   if (s.closed_form_s)
     j["closed_form"] = {{"time_s", *s.closed_form_s}, {"formula", s.closed_form_formula}};
   if (s.step_times) {
@@ -103,6 +105,7 @@ Report parse_report(ObjReader& r) {
   s.flows = r.integer("flows", 0);
   s.events = r.integer("events", 0);
   s.dim_scheduling = r.string_opt("dim_scheduling").value_or("");
+  s.traffic = r.string_opt("traffic").value_or("");
   if (auto cf = r.object_opt("closed_form")) {
     s.closed_form_s = nonneg(*cf, "time_s");
     s.closed_form_formula = cf->string("formula");
@@ -260,13 +263,43 @@ std::string field(const std::string& s) {
 }
 } // namespace
 
+RunConfig run_config(const Report& r, const topo::Network& n, const topo::Faults& f,
+                     std::string candidate, std::string routing, int chunks) {
+  RunConfig c;
+  c.candidate = std::move(candidate);
+  c.family = n.family;
+  c.n_chip = n.n_chip;
+  if (!n.links.empty()) {
+    c.link_bandwidth_bytes_per_s = n.links.front().bandwidth_bytes_per_s;
+    c.link_latency_s = n.links.front().latency_s;
+  }
+  c.failed_links = static_cast<std::int64_t>(f.links.size());
+  c.failed_chips = static_cast<std::int64_t>(f.chips.size());
+  if (!f.empty()) {
+    std::string ids;
+    for (const topo::FailedLink& l : f.links)
+      ids.append("L").append(std::to_string(l.link)).append(";");
+    for (const topo::FailedChip& x : f.chips)
+      ids.append("C").append(std::to_string(x.chip)).append(";");
+    c.faults_digest = fingerprint_hex(ids);
+  }
+  c.routing = std::move(routing);
+  c.chunks = chunks;
+  c.latency = r.mode == "flit"                         ? "flit"
+              : r.latency_model.rfind("astra", 0) == 0 ? "astra"
+                                                       : "per-step";
+  return c;
+}
+
 std::string csv_header() {
   return "collective,algorithm,n_nodes,bytes_per_node,time_us,algbw_GBps,busbw_GBps,"
          "max_link_util,mean_link_util,mode,source,phases,steps,flows,dim_scheduling,"
-         "closed_form_us,network_fingerprint\n";
+         "closed_form_us,network_fingerprint,candidate,family,n_chip,link_bw_GBps,"
+         "link_latency_us,failed_links,failed_chips,faults_digest,routing,chunks,traffic,"
+         "latency\n";
 }
 
-std::string csv_row(const Report& s) {
+std::string csv_row(const Report& s, const RunConfig& c) {
   return field(s.collective) + "," + field(s.algorithm) + "," + std::to_string(s.n_nodes) + "," +
          std::to_string(s.bytes_per_node) + "," + num(s.time_s * 1e6) + "," +
          num(s.algbw_bytes_per_s / 1e9) + "," + num(s.busbw_bytes_per_s / 1e9) + "," +
@@ -274,7 +307,11 @@ std::string csv_row(const Report& s) {
          "," + field(s.source) + "," + std::to_string(s.phases.size()) + "," +
          std::to_string(s.steps) + "," + std::to_string(s.flows) + "," + field(s.dim_scheduling) +
          "," + (s.closed_form_s ? num(*s.closed_form_s * 1e6) : std::string()) + "," +
-         field(s.network_fingerprint) + "\n";
+         field(s.network_fingerprint) + "," + field(c.candidate) + "," + field(c.family) + "," +
+         std::to_string(c.n_chip) + "," + num(c.link_bandwidth_bytes_per_s / 1e9) + "," +
+         num(c.link_latency_s * 1e6) + "," + std::to_string(c.failed_links) + "," +
+         std::to_string(c.failed_chips) + "," + field(c.faults_digest) + "," + field(c.routing) +
+         "," + std::to_string(c.chunks) + "," + field(s.traffic) + "," + field(c.latency) + "\n";
 }
 
 std::string nccl_header(const Report& first, const topo::Network& n) {

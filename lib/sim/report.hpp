@@ -39,6 +39,7 @@ struct Report {
   std::string collective;        // "all-to-all", ...
   std::string algorithm;         // the schedule's, or "hardware-routing:<routing algorithm>"
   std::string dim_scheduling;    // the schedule's; empty for --traffic
+  std::string traffic;           // --traffic (all-to-all, all-to-all-pairwise, ...); empty else
   std::int64_t n_nodes = 0;      // chips taking part
   std::int64_t bytes_per_node = 0;
   double time_s = 0;
@@ -77,9 +78,26 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
                           const topo::Network& n, const std::vector<char>& down_links,
                           bool step_times);
 
-// CSV with friendly units: exactly one header line and one data row (each ending in '\n').
+// What made a run, beyond the report itself: the configuration a CSV row carries so that rows
+// of a sweep can be told apart and merged without parsing file names.
+struct RunConfig {
+  std::string candidate;   // the network's candidate id (torus:4x4x4/b2x2x2), or ""
+  std::string family;      // the network's
+  std::int64_t n_chip = 0; //
+  double link_bandwidth_bytes_per_s = 0, link_latency_s = 0; // the first link's
+  std::int64_t failed_links = 0, failed_chips = 0;           //
+  std::string faults_digest; // XXH3-64 of the failed link and chip ids, "" without faults
+  std::string routing;       // the routing section's algorithm, or ""
+  int chunks = 0;            // the schedule's, 0 without one
+  std::string latency;       // per-step | astra | flit
+};
+RunConfig run_config(const Report& r, const topo::Network& n, const topo::Faults& f,
+                     std::string candidate, std::string routing, int chunks);
+
+// CSV with friendly units: exactly one header line and one data row (each ending in '\n'); the
+// report's columns first, then the run's configuration.
 std::string csv_header();
-std::string csv_row(const Report& s);
+std::string csv_row(const Report& s, const RunConfig& c = {});
 
 // nccl-tests' table (its alltoall_perf / all_reduce_perf layout, out-of-place columns only):
 // a commented header naming what ran, one row per report — size (B), count (float elements),

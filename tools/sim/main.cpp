@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace icnkit;
 
@@ -253,22 +255,56 @@ std::vector<std::uint64_t> run_sizes(const std::string& sizes_text, const std::s
   return v;
 }
 
-// CSV (one header, a row per report) or nccl-tests' table.
+// Whether a CSV starts with its header: --csv-header always, never, or auto = unless the rows
+// are appended to a file that already has some (stdout redirected with >> to a non-empty file).
+bool csv_header_wanted(const std::string& mode, const std::string& output) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  struct stat st {};
+  if (output != "-" || fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode)) return true;
+  return st.st_size == 0; // `>` truncated it (or it is new); `>>` onto rows: no second header
+}
+
+// The configuration of a run on document d, for its CSV row.
+sim::RunConfig config_of(const Document& d, const sim::Report& r) {
+  return sim::run_config(r, *d.network, d.faults_or_none(), d.candidate ? d.candidate->id : "",
+                         d.routing ? d.routing->algorithm : "",
+                         r.source == "schedule" && d.schedule ? d.schedule->chunks : 0);
+}
+
+// CSV (a row per report, the header as asked) or nccl-tests' table.
 std::string report_rows(const std::vector<sim::Report>& reps, const std::string& format,
-                        const topo::Network& net) {
+                        const Document& d, bool header) {
   std::string out;
   if (format == "csv") {
-    out = sim::csv_header();
-    for (const sim::Report& r : reps) out += sim::csv_row(r);
+    if (header) out = sim::csv_header();
+    for (const sim::Report& r : reps) out += sim::csv_row(r, config_of(d, r));
     return out;
   }
-  out = sim::nccl_header(reps.front(), net);
+  out = sim::nccl_header(reps.front(), *d.network);
   double busbw = 0;
   for (const sim::Report& r : reps) {
     out += sim::nccl_row(r);
     busbw += r.busbw_bytes_per_s;
   }
   return out + sim::nccl_footer(busbw / static_cast<double>(reps.size()));
+}
+
+// --merge: the reports of many documents as one CSV (no simulation).
+void merge_reports(tool::Common& c, const std::vector<std::string>& files, bool header) {
+  std::string out = header ? sim::csv_header() : "";
+  for (const std::string& f : files) {
+    Document d = parse_document(read_input(f), source_name(f));
+    if (!d.report)
+      fail_input(source_name(f) + ":/report", "missing report section (run net-sim first)");
+    if (d.report->flit)
+      fail_input(source_name(f) + ":/report",
+                 "a flit study of synthetic traffic has its own CSV (net-sim --mode flit "
+                 "--format csv); --merge takes collective reports");
+    d.require_network("net-sim");
+    out += sim::csv_row(*d.report, config_of(d, *d.report));
+  }
+  write_output(c.output, out);
 }
 
 sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
@@ -281,7 +317,7 @@ sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
 // or with --traffic all-to-all* (every pair's bytes over the routing section, DOR, WFR, ...).
 void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
                 const std::string& bytes_text, const std::string& sizes_text,
-                const std::string& format, bool step_times) {
+                const std::string& format, bool step_times, bool header) {
   if (!f.rate_text.empty() || !f.sweep.empty() || f.find_saturation || !f.hotspot.empty() ||
       f.link_stats || f.packet_flits != 1 || f.latency_threshold != 0)
     fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats, "
@@ -393,12 +429,13 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
         sim::make_replay_report(r, *prog, std::move(info), source, collective, algorithm, n_nodes,
                                 bytes_per_node, net, faults.down_links(net), step_times);
     if (sized) rep.dim_scheduling = sized->dim_scheduling;
+    rep.traffic = traffic;
     return rep;
   };
   std::vector<sim::Report> reps;
   for (std::uint64_t z : sizes) reps.push_back(replay_one(z));
   if (format != "json") {
-    write_output(c.output, report_rows(reps, format, net));
+    write_output(c.output, report_rows(reps, format, d, header));
     return;
   }
   sim::Report rep = std::move(reps.front());
@@ -410,7 +447,8 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
 
 int main(int argc, char** argv) {
   std::string mode = "analytic", traffic, bytes_text, format = "json", latency_model = "per-step";
-  std::string sizes_text;
+  std::string sizes_text, csv_header = "always";
+  std::vector<std::string> merge;
   bool step_times = false;
   FlitCli flit;
   return tool::run(
@@ -469,6 +507,13 @@ int main(int argc, char** argv) {
                        "algbw, busbw)")
             ->check(CLI::IsMember({"json", "csv", "nccl"}))
             ->default_str("json");
+        app.add_option("--csv-header", csv_header,
+                       "With --format csv: always write the header (default), never, or auto "
+                       "(not when stdout is appended to a file that has rows already, >>)")
+            ->check(CLI::IsMember({"always", "never", "auto"}));
+        app.add_option("--merge", merge,
+                       "Print the reports of these documents as one CSV (no simulation): "
+                       "net-sim --merge runs/*.json > all.csv");
         app.add_option("--sizes", sizes_text,
                        "Simulate the schedule (or --traffic) at many sizes per node without "
                        "re-scheduling, one row each: FROM:TO:xFACTOR (nccl-tests' -b -e -f, e.g. "
@@ -490,12 +535,20 @@ int main(int argc, char** argv) {
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        const bool header = csv_header_wanted(csv_header, c.output);
+        if (!merge.empty()) {
+          if (format == "nccl" || !traffic.empty() || !sizes_text.empty() || c.input != "-")
+            fail_usage("--merge", "prints the reports it is given as CSV; it takes no -i, "
+                                  "--traffic, --sizes or --format nccl");
+          merge_reports(c, merge, header);
+          return;
+        }
         if (mode == "flit") {
           if (latency_model != "per-step")
             fail_usage("--latency-model", "belongs to the analytic simulation of a schedule");
           if (traffic.empty() || traffic == "all-to-all" || traffic == "all-to-all-pairwise" ||
               traffic == "all-to-all-mpich") {
-            run_replay(c, flit, traffic, bytes_text, sizes_text, format, step_times);
+            run_replay(c, flit, traffic, bytes_text, sizes_text, format, step_times, header);
             return;
           }
           if (!bytes_text.empty() || !sizes_text.empty())
@@ -613,6 +666,7 @@ int main(int argc, char** argv) {
           progress.finish();
           sim::Report rep = sim::make_analytic_report(res, source, collective, algorithm, n_nodes,
                                                       bytes_per_node, net.fingerprint, step_times);
+          rep.traffic = traffic;
           if (sized) {
             rep.dim_scheduling = sized->dim_scheduling;
             if (latency_model == "astra") rep.latency_model = sim::kAstraLatencyModel;
@@ -629,7 +683,7 @@ int main(int argc, char** argv) {
         std::vector<sim::Report> reps;
         for (std::uint64_t z : sizes) reps.push_back(simulate(z));
         if (format != "json") {
-          write_output(c.output, report_rows(reps, format, net));
+          write_output(c.output, report_rows(reps, format, d, header));
           return;
         }
         sim::Report rep = std::move(reps.front());
