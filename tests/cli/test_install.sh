@@ -19,5 +19,8 @@ done
 PATH="$P/bin:/usr/bin:/bin" bash -c 'topo-gen --torus 4x4 | topo-route | coll-sched --bytes 1MiB \
   | net-sim --format csv' >"$T/run.csv"
 check "a pipeline from the prefix" [ "$(wc -l <"$T/run.csv")" = 2 ]
+# Provenance carries the revision as --version prints it.
+"$P/bin/topo-gen" --torus 4x4 >"$T/net.json"
+check "provenance names the revision" [ "$(jget "$T/net.json" "d['provenance'][-1]['version']")" = "$("$P/bin/topo-gen" --version | sed 's/^topo-gen //')" ]
 
 finish

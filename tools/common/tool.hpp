@@ -159,7 +159,9 @@ inline Document load(const Common& c) {
 }
 
 inline void store(const Common& c, Document& d, std::optional<std::uint64_t> seed = std::nullopt) {
-  if (!c.no_provenance) d.provenance.push_back({c.name, std::string(kVersion), c.argv, seed});
+  if (!c.no_provenance)
+    d.provenance.push_back(
+        {c.name, std::string(kVersion) + " (git " + kGitRevision + ")", c.argv, seed});
   write_output(c.output, dump_document(d, c.pretty));
 }
 
