@@ -313,6 +313,54 @@ sim::AllToAllPattern all_to_all_pattern(const std::string& traffic) {
                                           : sim::AllToAllPattern::Simultaneous;
 }
 
+// What one size of a run simulates: the --traffic baseline at `size` bytes per node, or the
+// document's schedule (at `size`, or its own size when 0), and how the report names it.
+struct SizedRun {
+  std::unique_ptr<sim::Program> prog;
+  std::string source, collective, algorithm;
+  std::int64_t n_nodes = 0, bytes_per_node = 0;
+  std::optional<coll::Schedule> sized; // the schedule at this size
+};
+SizedRun program_at(std::uint64_t size, const std::string& traffic, const Document& d,
+                    const route::RoutingFunction* fn, coll::StepLatency latency) {
+  SizedRun r;
+  const topo::Network& net = *d.network;
+  const topo::Faults& faults = d.faults_or_none();
+  r.n_nodes = live_chips(net, faults);
+  if (!traffic.empty()) {
+    auto t =
+        std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(size),
+                                               sim::kMaxTrafficFlows, all_to_all_pattern(traffic));
+    const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
+    r.n_nodes = t->n_nodes();
+    r.prog = std::move(t);
+    r.source = "traffic";
+    r.collective = "all-to-all";
+    r.algorithm = "hardware-routing:" + d.routing->algorithm + (pairwise ? "/pairwise" : "");
+    r.bytes_per_node = static_cast<std::int64_t>(size);
+    return r;
+  }
+  r.sized =
+      size == 0 ? *d.schedule : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
+  r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency);
+  r.source = "schedule";
+  r.collective = r.sized->collective;
+  r.algorithm = r.sized->algorithm;
+  r.bytes_per_node = r.sized->bytes_per_node;
+  return r;
+}
+
+// The reports as rows (csv, nccl) or, for json, the one report in the document.
+void write_reports(const tool::Common& c, Document& d, std::vector<sim::Report> reps,
+                   const std::string& format, bool header) {
+  if (format != "json") {
+    write_output(c.output, report_rows(reps, format, d, header));
+    return;
+  }
+  d.report = std::move(reps.front());
+  tool::store(c, d);
+}
+
 // --mode flit on a schedule (its steps replayed packet by packet over the schedule's own hops)
 // or with --traffic all-to-all* (every pair's bytes over the routing section, DOR, WFR, ...).
 void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
@@ -387,30 +435,8 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // One replay per size (the document's own when there is no --sizes).
   auto replay_one = [&](std::uint64_t size) {
-    std::unique_ptr<sim::Program> prog;
-    std::string source, collective, algorithm;
-    std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
-    std::optional<coll::Schedule> sized;
-    if (!traffic.empty()) {
-      auto t = std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(size),
-                                                      sim::kMaxTrafficFlows,
-                                                      all_to_all_pattern(traffic));
-      const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
-      n_nodes = t->n_nodes();
-      prog = std::move(t);
-      source = "traffic";
-      collective = "all-to-all";
-      algorithm = "hardware-routing:" + routing + (pairwise ? "/pairwise" : "");
-      bytes_per_node = static_cast<std::int64_t>(size);
-    } else {
-      sized =
-          size == 0 ? *d.schedule : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
-      prog = std::make_unique<coll::ScheduleProgram>(*sized, net);
-      source = "schedule";
-      collective = sized->collective;
-      algorithm = sized->algorithm;
-      bytes_per_node = sized->bytes_per_node;
-    }
+    auto [prog, source, collective, algorithm, n_nodes, bytes_per_node, sized] =
+        program_at(size, traffic, d, fn.get(), coll::StepLatency::PerHop);
     Progress progress("net-sim flit replay", prog->steps().size());
     const sim::flit::ReplayResult r = sim::flit::replay(
         fab, *prog, routes.get(), P, sim::flit::engine_parts(fab, threads), &progress);
@@ -434,13 +460,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   };
   std::vector<sim::Report> reps;
   for (std::uint64_t z : sizes) reps.push_back(replay_one(z));
-  if (format != "json") {
-    write_output(c.output, report_rows(reps, format, d, header));
-    return;
-  }
-  sim::Report rep = std::move(reps.front());
-  d.report = std::move(rep);
-  tool::store(c, d);
+  write_reports(c, d, std::move(reps), format, header);
 }
 
 } // namespace
@@ -634,32 +654,9 @@ int main(int argc, char** argv) {
         }
         // One simulation per size (the document's own when there is no --sizes).
         auto simulate = [&](std::uint64_t size) {
-          std::unique_ptr<sim::Program> prog;
-          std::string source, collective, algorithm;
-          std::int64_t n_nodes = live_chips(net, faults), bytes_per_node = 0;
-          std::optional<coll::Schedule> sized;
-          if (!traffic.empty()) {
-            auto t = std::make_unique<sim::AllToAllTraffic>(
-                net, faults, *fn, static_cast<double>(size), sim::kMaxTrafficFlows,
-                all_to_all_pattern(traffic));
-            const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
-            n_nodes = t->n_nodes();
-            prog = std::move(t);
-            source = "traffic";
-            collective = "all-to-all";
-            algorithm = "hardware-routing:" + d.routing->algorithm + (pairwise ? "/pairwise" : "");
-            bytes_per_node = static_cast<std::int64_t>(size);
-          } else {
-            sized = size == 0 ? *d.schedule
-                              : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
-            prog = std::make_unique<coll::ScheduleProgram>(
-                *sized, net,
-                latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop);
-            source = "schedule";
-            collective = sized->collective;
-            algorithm = sized->algorithm;
-            bytes_per_node = sized->bytes_per_node;
-          }
+          auto [prog, source, collective, algorithm, n_nodes, bytes_per_node, sized] = program_at(
+              size, traffic, d, fn.get(),
+              latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop);
           Progress progress("net-sim", prog->steps().size());
           opt.progress = &progress;
           sim::AnalyticResult res = sim::simulate_analytic(*prog, net, opt);
@@ -682,12 +679,6 @@ int main(int argc, char** argv) {
         };
         std::vector<sim::Report> reps;
         for (std::uint64_t z : sizes) reps.push_back(simulate(z));
-        if (format != "json") {
-          write_output(c.output, report_rows(reps, format, d, header));
-          return;
-        }
-        sim::Report rep = std::move(reps.front());
-        d.report = std::move(rep);
-        tool::store(c, d);
+        write_reports(c, d, std::move(reps), format, header);
       });
 }
