@@ -374,10 +374,12 @@ AnalyticResult Engine::run() {
 
   // Utilisation per directed channel of every live link.
   double sum = 0, sum_busy = 0;
+  res_.channel_utilisation.assign(bw_.size(), 0.0);
   for (std::size_t c = 0; c < bw_.size(); ++c) {
     if (down_[c]) continue;
     ++res_.live_channels;
-    double u = res_.time_s > 0 ? res_.channel_bytes[c] / (bw_[c] * res_.time_s) : 0.0;
+    const double u = res_.time_s > 0 ? res_.channel_bytes[c] / (bw_[c] * res_.time_s) : 0.0;
+    res_.channel_utilisation[c] = u;
     res_.max_utilisation = std::max(res_.max_utilisation, u);
     sum += u;
     if (res_.channel_bytes[c] > 0) {

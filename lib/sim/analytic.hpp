@@ -51,7 +51,8 @@ struct AnalyticResult {
   double time_s = 0; // completion time: the latest end of any step
   std::vector<double> step_start_s, step_end_s;
   std::vector<PhaseResult> phases;
-  std::vector<double> channel_bytes; // bytes carried per directed channel
+  std::vector<double> channel_bytes;       // bytes carried per directed channel
+  std::vector<double> channel_utilisation; // channel_bytes / (bandwidth * time_s); 0 if down
   // bytes / (bandwidth * time_s) per directed channel. The mean is over every channel of a live
   // link, idle ones included; mean_busy only over the channels that carried bytes.
   double max_utilisation = 0, mean_utilisation = 0, mean_busy_utilisation = 0;

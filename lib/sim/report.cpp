@@ -19,6 +19,12 @@ json to_json(const Report& s) {
                       {"end_s", p.end_s},
                       {"time_s", p.time_s}});
   const LinkUtilisation& u = s.link_utilisation;
+  json util = {{"max", u.max},
+               {"mean", u.mean},
+               {"mean_busy", u.mean_busy},
+               {"live_channels", u.live_channels},
+               {"busy_channels", u.busy_channels}};
+  if (u.channels) util["channels"] = flit::channels_json(*u.channels);
   json j = {{"mode", s.mode},
             {"source", s.source},
             {"collective", s.collective},
@@ -29,12 +35,7 @@ json to_json(const Report& s) {
             {"algbw_bytes_per_s", s.algbw_bytes_per_s},
             {"busbw_bytes_per_s", s.busbw_bytes_per_s},
             {"phases", phases},
-            {"link_utilisation",
-             {{"max", u.max},
-              {"mean", u.mean},
-              {"mean_busy", u.mean_busy},
-              {"live_channels", u.live_channels},
-              {"busy_channels", u.busy_channels}}},
+            {"link_utilisation", util},
             {"latency_model", s.latency_model},
             {"steps", s.steps},
             {"flows", s.flows},
@@ -99,6 +100,7 @@ Report parse_report(ObjReader& r) {
   s.link_utilisation.mean_busy = nonneg(u, "mean_busy");
   s.link_utilisation.live_channels = u.integer("live_channels", 0);
   s.link_utilisation.busy_channels = u.integer("busy_channels", 0);
+  if (u.has("channels")) s.link_utilisation.channels = flit::parse_channels(u, "channels");
   u.done();
   s.latency_model = r.string("latency_model");
   s.steps = r.integer("steps", 0);
@@ -165,7 +167,7 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
   for (const PhaseResult& p : r.phases)
     s.phases.push_back({p.name, p.steps, p.start_s, p.end_s, p.end_s - p.start_s});
   s.link_utilisation = {r.max_utilisation, r.mean_utilisation, r.mean_busy_utilisation,
-                        r.live_channels, r.busy_channels};
+                        r.live_channels,   r.busy_channels,    std::nullopt};
   s.latency_model = kAnalyticLatencyModel;
   s.steps = r.steps;
   s.flows = r.flows;
@@ -179,6 +181,27 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
   }
   s.network_fingerprint = std::move(network_fingerprint);
   return s;
+}
+
+namespace {
+// Flits per cycle per directed channel.
+std::vector<double> replay_utilisation(const flit::ReplayResult& r) {
+  std::vector<double> u(r.channel_flits.size(), 0.0);
+  for (std::size_t c = 0; c < u.size(); ++c)
+    u[c] =
+        r.cycles > 0 ? static_cast<double>(r.channel_flits[c]) / static_cast<double>(r.cycles) : 0;
+  return u;
+}
+} // namespace
+
+void add_link_stats(Report& s, const AnalyticResult& r, const topo::Network& n,
+                    const std::vector<char>& down_links) {
+  s.link_utilisation.channels = flit::channel_uses(r.channel_utilisation, n, down_links);
+}
+
+void add_link_stats(Report& s, const flit::ReplayResult& r, const topo::Network& n,
+                    const std::vector<char>& down_links) {
+  s.link_utilisation.channels = flit::channel_uses(replay_utilisation(r), n, down_links);
 }
 
 Report make_replay_report(const flit::ReplayResult& r, const Program& program,
@@ -207,11 +230,11 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
   }
   LinkUtilisation& u = s.link_utilisation;
   double sum = 0, busy = 0;
-  for (std::size_t c = 0; c < r.channel_flits.size(); ++c) {
+  const std::vector<double> util = replay_utilisation(r);
+  for (std::size_t c = 0; c < util.size(); ++c) {
     if (down_links[static_cast<std::size_t>(topo::link_of_channel(static_cast<std::int64_t>(c)))])
       continue;
-    const double x =
-        r.cycles > 0 ? static_cast<double>(r.channel_flits[c]) / static_cast<double>(r.cycles) : 0;
+    const double x = util[c];
     ++u.live_channels;
     u.max = std::max(u.max, x);
     sum += x;

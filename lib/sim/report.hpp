@@ -31,6 +31,7 @@ struct LinkUtilisation {
   double mean = 0;      // over every directed channel of a live link, idle ones included
   double mean_busy = 0; // over the channels that carried bytes
   std::int64_t live_channels = 0, busy_channels = 0;
+  std::optional<std::vector<flit::ChannelUse>> channels; // every live channel (--link-stats)
 };
 
 struct Report {
@@ -77,6 +78,13 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
                           std::string algorithm, std::int64_t n_nodes, std::int64_t bytes_per_node,
                           const topo::Network& n, const std::vector<char>& down_links,
                           bool step_times);
+
+// net-sim --link-stats: lists every live channel's utilisation in s.link_utilisation.channels
+// (analytic: bytes / (bandwidth x completion time); replay: flits per cycle).
+void add_link_stats(Report& s, const AnalyticResult& r, const topo::Network& n,
+                    const std::vector<char>& down_links);
+void add_link_stats(Report& s, const flit::ReplayResult& r, const topo::Network& n,
+                    const std::vector<char>& down_links);
 
 // What made a run, beyond the report itself: the configuration a CSV row carries so that rows
 // of a sweep can be told apart and merged without parsing file names.

@@ -4,6 +4,7 @@
 #include "core/units.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace icnkit::topo {
 
@@ -22,13 +23,12 @@ json node_json(const Node& v) {
   return j;
 }
 
-json link_json(const Link& l) {
-  json j = {{"id", l.id},
-            {"a", l.a},
-            {"b", l.b},
-            {"kind", to_string(l.kind)},
-            {"bandwidth_bytes_per_s", l.bandwidth_bytes_per_s},
-            {"latency_s", l.latency_s}};
+json link_json(const Link& l, const LinkDefaults& defaults) {
+  json j = {{"id", l.id}, {"a", l.a}, {"b", l.b}, {"kind", to_string(l.kind)}};
+  const auto& def = defaults[static_cast<std::size_t>(l.kind)];
+  if (!def || def->first != l.bandwidth_bytes_per_s)
+    j["bandwidth_bytes_per_s"] = l.bandwidth_bytes_per_s;
+  if (!def || def->second != l.latency_s) j["latency_s"] = l.latency_s;
   if (l.dim >= 0) {
     j["dim"] = l.dim;
     j["dir"] = l.dir;
@@ -41,13 +41,26 @@ json nodes_json(const Network& n) {
   for (auto& v : n.nodes) a.push_back(node_json(v));
   return a;
 }
-json links_json(const Network& n) {
+json links_json(const Network& n, const LinkDefaults& defaults) {
   json a = json::array();
-  for (auto& l : n.links) a.push_back(link_json(l));
+  for (auto& l : n.links) a.push_back(link_json(l, defaults));
   return a;
 }
 
 } // namespace
+
+LinkDefaults link_defaults(const Network& n) {
+  std::array<std::map<std::pair<double, double>, std::int64_t>, 4> count;
+  for (const Link& l : n.links)
+    ++count[static_cast<std::size_t>(l.kind)][{l.bandwidth_bytes_per_s, l.latency_s}];
+  LinkDefaults d;
+  for (std::size_t k = 0; k < count.size(); ++k) {
+    std::int64_t best = 0;
+    for (const auto& [pair, c] : count[k])
+      if (c > best) best = c, d[k] = pair; // ascending pairs: a tie keeps the smaller
+  }
+  return d;
+}
 
 std::vector<char> Faults::down_links(const Network& n) const {
   std::vector<char> down(n.links.size(), 0);
@@ -126,17 +139,40 @@ json to_json(const Network& n) {
   for (auto& b : n.boards) boards.push_back({{"id", b.id}, {"rack", b.rack}, {"chips", b.chips}});
   for (auto& r : n.racks) racks.push_back({{"id", r.id}, {"pod", r.pod}, {"boards", r.boards}});
   for (auto& p : n.pods) pods.push_back({{"id", p.id}, {"racks", p.racks}});
+  const LinkDefaults defaults = link_defaults(n);
+  json defaults_json = json::object();
+  for (LinkKind k : kLinkKindsByName)
+    if (const auto& d = defaults[static_cast<std::size_t>(k)])
+      defaults_json[to_string(k)] = {{"bandwidth_bytes_per_s", d->first}, {"latency_s", d->second}};
   return {{"family", n.family},
           {"n_chip", n.n_chip},
           {"chip_radix", n.chip_radix},
           {"nodes", nodes_json(n)},
-          {"links", links_json(n)},
+          {"link_defaults", defaults_json},
+          {"links", links_json(n, defaults)},
           {"boards", boards},
           {"racks", racks},
           {"pods", pods},
           {"metrics", to_json(n.metrics)},
           {"fingerprint", n.fingerprint}};
 }
+
+namespace {
+// The bounds the command line's units apply (core/units.hpp): outside them a figure is a typo,
+// and the simulators' arithmetic would overflow to inf or lose every digit.
+double link_bandwidth(ObjReader& o) {
+  const double v = o.positive("bandwidth_bytes_per_s");
+  if (v < kLinkBandwidthMin || v > kLinkBandwidthMax)
+    o.fail("bandwidth_bytes_per_s", "must lie between 1 KB/s and 1 PB/s (1e3 .. 1e15 bytes/s)");
+  return v;
+}
+double link_latency(ObjReader& o) {
+  const double v = o.number("latency_s");
+  if (v < 0) o.fail("latency_s", "latency must not be negative");
+  if (v > kLinkLatencyMax) o.fail("latency_s", "must be at most 1 s");
+  return v;
+}
+} // namespace
 
 Network parse_network(ObjReader& r) {
   Network n;
@@ -176,6 +212,15 @@ Network parse_network(ObjReader& r) {
   }
   const auto node_count = static_cast<std::int64_t>(n.nodes.size());
   if (node_count < n.n_chip) r.fail("nodes", "fewer nodes than n_chip");
+  LinkDefaults defaults;
+  if (auto ld = r.object_opt("link_defaults")) {
+    for (LinkKind k : kLinkKindsByName)
+      if (auto o = ld->object_opt(to_string(k))) {
+        defaults[static_cast<std::size_t>(k)] = {link_bandwidth(*o), link_latency(*o)};
+        o->done();
+      }
+    ld->done();
+  }
   auto links = r.objects("links");
   n.links.reserve(links.size());
   for (std::size_t i = 0; i < links.size(); ++i) {
@@ -191,14 +236,13 @@ Network parse_network(ObjReader& r) {
     auto k = parse_link_kind(kind);
     if (!k) o.fail("kind", "expected c2c, b2b, r2r or p2p");
     l.kind = *k;
-    // The bounds the command line's units apply (core/units.hpp): outside them a figure is a
-    // typo, and the simulators' arithmetic would overflow to inf or lose every digit.
-    l.bandwidth_bytes_per_s = o.positive("bandwidth_bytes_per_s");
-    if (l.bandwidth_bytes_per_s < kLinkBandwidthMin || l.bandwidth_bytes_per_s > kLinkBandwidthMax)
-      o.fail("bandwidth_bytes_per_s", "must lie between 1 KB/s and 1 PB/s (1e3 .. 1e15 bytes/s)");
-    l.latency_s = o.number("latency_s");
-    if (l.latency_s < 0) o.fail("latency_s", "latency must not be negative");
-    if (l.latency_s > kLinkLatencyMax) o.fail("latency_s", "must be at most 1 s");
+    // A figure the link leaves out is its kind's default.
+    const auto& def = defaults[static_cast<std::size_t>(l.kind)];
+    if (!def && (!o.has("bandwidth_bytes_per_s") || !o.has("latency_s")))
+      o.fail(o.has("latency_s") ? "bandwidth_bytes_per_s" : "latency_s",
+             "missing, and the network's link_defaults has no " + kind + " entry");
+    l.bandwidth_bytes_per_s = o.has("bandwidth_bytes_per_s") ? link_bandwidth(o) : def->first;
+    l.latency_s = o.has("latency_s") ? link_latency(o) : def->second;
     if (auto d = o.integer_opt("dim", 0, 63)) {
       l.dim = static_cast<int>(*d);
       l.dir = static_cast<int>(o.integer("dir", -1, 1));

@@ -4,9 +4,11 @@
 #include "core/json_reader.hpp"
 #include "topo/context.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace icnkit::topo {
@@ -139,6 +141,17 @@ struct Faults {
   std::vector<char> down_links(const Network& n) const;
   std::vector<char> down_chips(const Network& n) const;
 };
+
+// The bandwidth and latency most links of a kind share. Documents write them once per kind, in
+// the network's "link_defaults" ({"c2c": {"bandwidth_bytes_per_s", "latency_s"}, ...}), and a
+// link writes only the figures that differ from its kind's; the reader accepts links that give
+// both (the older form) as well. The most frequent (bandwidth, latency) pair wins, ties going
+// to the smaller pair. Indexed by LinkKind; empty for kinds without links.
+using LinkDefaults = std::array<std::optional<std::pair<double, double>>, 4>;
+LinkDefaults link_defaults(const Network& n);
+// The kinds in the order of their names (b2b, c2c, p2p, r2r): JSON's sorted key order.
+inline constexpr std::array<LinkKind, 4> kLinkKindsByName = {LinkKind::B2B, LinkKind::C2C,
+                                                             LinkKind::P2P, LinkKind::R2R};
 
 json to_json(const Metrics& m);
 json to_json(const Network& n);      // topo/network_json.hpp writes the same text faster

@@ -66,16 +66,33 @@ void append_network_json(std::string& out, const Network& n) {
   w.text(n.family);
   w.raw(",\"fingerprint\":");
   w.text(n.fingerprint);
-  w.raw(",\"links\":[");
+  const LinkDefaults defaults = link_defaults(n);
+  w.raw(",\"link_defaults\":{");
+  bool first_kind = true;
+  for (LinkKind k : kLinkKindsByName)
+    if (const auto& d = defaults[static_cast<std::size_t>(k)]) {
+      if (!first_kind) w.ch(',');
+      first_kind = false;
+      w.text(to_string(k));
+      w.raw(":{\"bandwidth_bytes_per_s\":");
+      w.real(d->first);
+      w.raw(",\"latency_s\":");
+      w.real(d->second);
+      w.ch('}');
+    }
+  w.raw("},\"links\":[");
   for (std::size_t i = 0; i < n.links.size(); ++i) {
     const Link& l = n.links[i];
+    const auto& def = defaults[static_cast<std::size_t>(l.kind)];
     if (i) w.ch(',');
     w.raw("{\"a\":");
     w.integer(l.a);
     w.raw(",\"b\":");
     w.integer(l.b);
-    w.raw(",\"bandwidth_bytes_per_s\":");
-    w.real(l.bandwidth_bytes_per_s);
+    if (!def || def->first != l.bandwidth_bytes_per_s) {
+      w.raw(",\"bandwidth_bytes_per_s\":");
+      w.real(l.bandwidth_bytes_per_s);
+    }
     if (l.dim >= 0) {
       w.raw(",\"dim\":");
       w.integer(l.dim);
@@ -86,8 +103,10 @@ void append_network_json(std::string& out, const Network& n) {
     w.integer(l.id);
     w.raw(",\"kind\":");
     w.text(to_string(l.kind));
-    w.raw(",\"latency_s\":");
-    w.real(l.latency_s);
+    if (!def || def->second != l.latency_s) {
+      w.raw(",\"latency_s\":");
+      w.real(l.latency_s);
+    }
     w.ch('}');
   }
   w.raw("],\"metrics\":");

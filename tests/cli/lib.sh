@@ -47,6 +47,12 @@ check() {
 # jq-free JSON query: jget FILE PYTHON_EXPR (d is the document).
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# jlink FILE K: network link K's (bandwidth_bytes_per_s, latency_s), taking what the link leaves
+# out from the network's link_defaults for its kind.
+jlink() {
+  jget "$1" "(lambda l, D: (l.get('bandwidth_bytes_per_s', D.get(l['kind'], {}).get('bandwidth_bytes_per_s')), l.get('latency_s', D.get(l['kind'], {}).get('latency_s'))))(d['network']['links'][$2], d['network'].get('link_defaults', {}))"
+}
+
 finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" = 0 ]

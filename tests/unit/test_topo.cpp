@@ -470,3 +470,81 @@ TEST_CASE("document: round trip, schema, unknown keys, fingerprints", "[topo][do
   CHECK_THROWS_AS(parse_document("{not json", "stdin"), Error);
   CHECK_THROWS_AS(parse_document("", "stdin"), Error);
 }
+
+TEST_CASE("documents write each link kind's usual bandwidth and latency once", "[topo][doc]") {
+  Document d;
+  d.context = test::context_for(16);
+  auto cand = test::grid_candidate("torus", {4, 4}, {2, 2});
+  d.candidate = cand;
+  d.network = generate(*d.context, cand, {});
+  Network& n = *d.network;
+  // Make one link slower and one slower and longer: the defaults stay the majority's.
+  n.links[5].bandwidth_bytes_per_s = 1e9;
+  n.links[7].bandwidth_bytes_per_s = 1e9;
+  n.links[7].latency_s = 3e-6;
+  refresh_fingerprint(d);
+  // The majority pair per kind, counted here independently of link_defaults().
+  std::map<std::string, std::map<std::pair<double, double>, int>> count;
+  for (const Link& l : n.links) ++count[to_string(l.kind)][{l.bandwidth_bytes_per_s, l.latency_s}];
+  REQUIRE(count.size() == 2); // c2c inside a board, b2b between boards
+
+  const std::string text = dump_document(d, false);
+  const json j = json::parse(text);
+  CHECK(json::parse(dump_document(d, true)) == j); // the fast writer and the tree agree
+  const json& defaults = j["network"]["link_defaults"];
+  CHECK(defaults.size() == count.size());
+  for (const auto& [kind, pairs] : count) {
+    auto best = std::max_element(pairs.begin(), pairs.end(),
+                                 [](auto& a, auto& b) { return a.second < b.second; });
+    CHECK(defaults[kind]["bandwidth_bytes_per_s"].get<double>() == best->first.first);
+    CHECK(defaults[kind]["latency_s"].get<double>() == best->first.second);
+  }
+  // Only the figures that differ are written.
+  for (std::size_t k = 0; k < n.links.size(); ++k) {
+    const json& l = j["network"]["links"][k];
+    CAPTURE(k);
+    CHECK(l.contains("bandwidth_bytes_per_s") == (k == 5 || k == 7));
+    CHECK(l.contains("latency_s") == (k == 7));
+  }
+  // Round trip: every link's figures come back, and so does the text.
+  Document e = parse_document(text, "stdin");
+  for (std::size_t k = 0; k < n.links.size(); ++k) {
+    CHECK(e.network->links[k].bandwidth_bytes_per_s == n.links[k].bandwidth_bytes_per_s);
+    CHECK(e.network->links[k].latency_s == n.links[k].latency_s);
+  }
+  CHECK(dump_document(e, false) == text);
+
+  // The older form, every link with both figures and no link_defaults, reads the same network.
+  json old = j;
+  old["network"].erase("link_defaults");
+  for (std::size_t k = 0; k < n.links.size(); ++k) {
+    old["network"]["links"][k]["bandwidth_bytes_per_s"] = n.links[k].bandwidth_bytes_per_s;
+    old["network"]["links"][k]["latency_s"] = n.links[k].latency_s;
+  }
+  Document o = parse_document(old.dump(), "stdin");
+  CHECK(dump_document(o, false) == text);
+
+  // A link that leaves a figure out needs its kind's default; defaults obey the links' bounds.
+  auto rejects = [&](const std::function<void(json&)>& edit, const std::string& needle) {
+    json x = j;
+    edit(x);
+    try {
+      parse_document(x.dump(), "stdin");
+      FAIL("accepted: " << needle);
+    } catch (const Error& err) {
+      CHECK(err.kind() == ErrorKind::Input);
+      CHECK_THAT(std::string(err.where()) + " " + err.what(), Catch::Contains(needle));
+    }
+  };
+  const std::string kind0 = to_string(n.links[0].kind);
+  rejects([&](json& x) { x["network"]["link_defaults"].erase(kind0); },
+          "link_defaults has no " + kind0);
+  rejects([&](json& x) { x["network"]["link_defaults"][kind0]["bandwidth_bytes_per_s"] = 1; },
+          "/network/link_defaults/" + kind0 + "/bandwidth_bytes_per_s");
+  rejects([&](json& x) { x["network"]["link_defaults"][kind0]["latency_s"] = -1; },
+          "latency must not be negative");
+  rejects([](json& x) { x["network"]["link_defaults"]["x2x"] = json::object(); }, "x2x");
+  // Changing a default changes every link that uses it: the fingerprint catches the edit.
+  rejects([&](json& x) { x["network"]["link_defaults"][kind0]["latency_s"] = 5e-6; },
+          "edited after topo-gen");
+}

@@ -120,8 +120,10 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
                  "Cycles without any flit moving before a run stops as deadlocked (default "
                  "1000 + 4x the longest link latency)")
       ->group(g);
-  app.add_flag("--link-stats", f.link_stats, "Record every channel's utilisation in the report")
-      ->group(g);
+  // Not in the flit group: every mode lists the channels.
+  app.add_flag("--link-stats", f.link_stats,
+               "List every live channel's utilisation in the report (link, from, to; analytic: "
+               "bytes / (bandwidth x time), flit: flits per cycle); scripts/plot heatmap draws it");
   app.add_option("--threads", f.threads,
                  "Runs of a sweep or saturation search in parallel (default: the machine's "
                  "cores, at most 2 x ...)")
@@ -367,10 +369,10 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
                 const std::string& bytes_text, const std::string& sizes_text,
                 const std::string& format, bool step_times, bool header) {
   if (!f.rate_text.empty() || !f.sweep.empty() || f.find_saturation || !f.hotspot.empty() ||
-      f.link_stats || f.packet_flits != 1 || f.latency_threshold != 0)
-    fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats, "
-                         "--packet-flits and --latency-threshold belong to synthetic traffic; a "
-                         "replay takes --packet-bytes and --flit-bytes");
+      f.packet_flits != 1 || f.latency_threshold != 0)
+    fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --packet-flits and "
+                         "--latency-threshold belong to synthetic traffic; a replay takes "
+                         "--packet-bytes and --flit-bytes");
   const std::int64_t flit_bytes = flit_bytes_or(f, 32);
   sim::flit::ReplayParams P;
   P.flit_bytes = flit_bytes;
@@ -451,9 +453,11 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
     info.packet_bytes = P.packet_bytes;
     info.flit_bytes = flit_bytes;
     info.cycle_s = static_cast<double>(flit_bytes) / bw;
+    const std::vector<char> down = faults.down_links(net);
     sim::Report rep =
         sim::make_replay_report(r, *prog, std::move(info), source, collective, algorithm, n_nodes,
-                                bytes_per_node, net, faults.down_links(net), step_times);
+                                bytes_per_node, net, down, step_times);
+    if (f.link_stats) sim::add_link_stats(rep, r, net, down);
     if (sized) rep.dim_scheduling = sized->dim_scheduling;
     rep.traffic = traffic;
     return rep;
@@ -627,8 +631,8 @@ int main(int argc, char** argv) {
           fail_usage("--latency-model", "astra accounts a schedule's phases; --traffic flows pay "
                                         "their path latency");
         if (!flit.rate_text.empty() || !flit.sweep.empty() || flit.find_saturation ||
-            !flit.hotspot.empty() || flit.link_stats || !flit.packet_bytes.empty())
-          fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --link-stats and "
+            !flit.hotspot.empty() || !flit.packet_bytes.empty())
+          fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot and "
                                "--packet-bytes belong to --mode flit");
         const std::vector<std::uint64_t> sizes = run_sizes(sizes_text, traffic, bytes_text, format);
 
@@ -663,6 +667,7 @@ int main(int argc, char** argv) {
           progress.finish();
           sim::Report rep = sim::make_analytic_report(res, source, collective, algorithm, n_nodes,
                                                       bytes_per_node, net.fingerprint, step_times);
+          if (flit.link_stats) sim::add_link_stats(rep, res, net, down);
           rep.traffic = traffic;
           if (sized) {
             rep.dim_scheduling = sized->dim_scheduling;

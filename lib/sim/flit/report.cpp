@@ -22,20 +22,13 @@ FlitPoint make_point(const RunResult& r, const topo::Network& n, const std::vect
   p.packets_not_generated = r.packets_suppressed;
   p.backlog_growth = r.backlog_growth;
   if (!r.channel_utilisation.empty()) {
+    std::vector<ChannelUse> ch = channel_uses(r.channel_utilisation, n, down);
     double sum = 0;
-    std::int64_t live = 0;
-    std::vector<FlitPoint::ChannelUse> ch;
-    for (std::size_t k = 0; k < r.channel_utilisation.size(); ++k) {
-      const auto c = static_cast<std::int64_t>(k);
-      const std::int64_t link = topo::link_of_channel(c);
-      if (down[static_cast<std::size_t>(link)]) continue;
-      const double u = r.channel_utilisation[k];
-      p.link_util_max = std::max(p.link_util_max, u);
-      sum += u;
-      ++live;
-      ch.push_back({link, n.channel_src(c), n.channel_dst(c), u});
+    for (const ChannelUse& u : ch) {
+      p.link_util_max = std::max(p.link_util_max, u.utilisation);
+      sum += u.utilisation;
     }
-    p.link_util_mean = live > 0 ? sum / static_cast<double>(live) : 0;
+    p.link_util_mean = ch.empty() ? 0 : sum / static_cast<double>(ch.size());
     if (link_stats) p.channels = std::move(ch);
   }
   return p;
@@ -67,13 +60,7 @@ json point_json(const FlitPoint& p) {
   j["packets_not_generated"] = p.packets_not_generated;
   j["source_backlog_growth_packets"] = p.backlog_growth;
   j["link_utilisation_flits_per_cycle"] = {{"max", p.link_util_max}, {"mean", p.link_util_mean}};
-  if (p.channels) {
-    json c = json::array();
-    for (const auto& u : *p.channels)
-      c.push_back(
-          {{"link", u.link}, {"from", u.from}, {"to", u.to}, {"utilisation", u.utilisation}});
-    j["channels"] = c;
-  }
+  if (p.channels) j["channels"] = channels_json(*p.channels);
   return j;
 }
 
@@ -120,23 +107,44 @@ FlitPoint parse_point(ObjReader& r) {
   p.link_util_max = nonneg(u, "max");
   p.link_util_mean = nonneg(u, "mean");
   u.done();
-  if (r.has("channels")) {
-    std::vector<FlitPoint::ChannelUse> ch;
-    for (ObjReader& c : r.objects("channels")) {
-      FlitPoint::ChannelUse x;
-      x.link = c.integer("link", 0);
-      x.from = c.integer("from", 0);
-      x.to = c.integer("to", 0);
-      x.utilisation = nonneg(c, "utilisation");
-      c.done();
-      ch.push_back(x);
-    }
-    p.channels = std::move(ch);
-  }
+  if (r.has("channels")) p.channels = parse_channels(r, "channels");
   return p;
 }
 
 } // namespace
+
+std::vector<ChannelUse> channel_uses(const std::vector<double>& utilisation, const topo::Network& n,
+                                     const std::vector<char>& down) {
+  std::vector<ChannelUse> ch;
+  for (std::size_t k = 0; k < utilisation.size(); ++k) {
+    const auto c = static_cast<std::int64_t>(k);
+    const std::int64_t link = topo::link_of_channel(c);
+    if (down[static_cast<std::size_t>(link)]) continue;
+    ch.push_back({link, n.channel_src(c), n.channel_dst(c), utilisation[k]});
+  }
+  return ch;
+}
+
+json channels_json(const std::vector<ChannelUse>& v) {
+  json c = json::array();
+  for (const ChannelUse& u : v)
+    c.push_back({{"link", u.link}, {"from", u.from}, {"to", u.to}, {"utilisation", u.utilisation}});
+  return c;
+}
+
+std::vector<ChannelUse> parse_channels(ObjReader& r, const std::string& key) {
+  std::vector<ChannelUse> ch;
+  for (ObjReader& c : r.objects(key)) {
+    ChannelUse x;
+    x.link = c.integer("link", 0);
+    x.from = c.integer("from", 0);
+    x.to = c.integer("to", 0);
+    x.utilisation = nonneg(c, "utilisation");
+    c.done();
+    ch.push_back(x);
+  }
+  return ch;
+}
 
 json router_json(const RouterParams& p, const std::string& preset, const std::string& link_latency,
                  int link_latency_max_cycles) {

@@ -11,6 +11,20 @@
 
 namespace icnkit::sim::flit {
 
+// One directed channel's use (net-sim --link-stats): the link it belongs to, its direction
+// (from -> to) and its utilisation (flit mode: flits per cycle; analytic: bytes / (bandwidth x
+// completion time)). Reports list every live channel in channel-id order.
+struct ChannelUse {
+  std::int64_t link = 0, from = 0, to = 0;
+  double utilisation = 0;
+};
+// Every live channel's use, from per-channel utilisations indexed by channel id (links marked
+// in `down` are left out).
+std::vector<ChannelUse> channel_uses(const std::vector<double>& utilisation, const topo::Network& n,
+                                     const std::vector<char>& down);
+json channels_json(const std::vector<ChannelUse>& v);
+std::vector<ChannelUse> parse_channels(ObjReader& r, const std::string& key); // strict
+
 struct FlitPoint {
   double rate = 0, offered = 0, accepted = 0;
   LatencyStats latency;
@@ -21,10 +35,6 @@ struct FlitPoint {
   std::int64_t packets_measured = 0, packets_not_generated = 0;
   std::int64_t backlog_growth = 0; // the most a source queue grew over the window, packets
   double link_util_max = 0, link_util_mean = 0; // flits per cycle per live channel, in the window
-  struct ChannelUse {
-    std::int64_t link = 0, from = 0, to = 0;
-    double utilisation = 0;
-  };
   std::optional<std::vector<ChannelUse>> channels; // --link-stats
 };
 
