@@ -1,17 +1,19 @@
-// Exports of a network: networkx node-link JSON, GraphML and DOT through Boost.Graph, and the
-// BookSim anynet file. Boost.Graph stays behind this file.
+// Exports of a network: networkx node-link JSON, GraphML through Boost.Graph, DOT for pictures and
+// the BookSim anynet file. Boost.Graph stays behind this file.
 #include "topo/export.hpp"
 
 #include "core/error.hpp"
+#include "topo/layout.hpp"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/graphml.hpp>
-#include <boost/graph/graphviz.hpp>
 #include <boost/property_map/dynamic_property_map.hpp>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -37,7 +39,8 @@ constexpr FormatName kFormats[] = {
      "GraphML through Boost.Graph's writer; the link id is `link`; failed links and chips "
      "marked"},
     {ExportFormat::Dot, "dot",
-     "Graphviz DOT through Boost.Graph's writer (dot -Tsvg); failed links and chips marked"},
+     "Graphviz DOT laid out for a picture (dot -Tsvg): tori and meshes on their coordinates, "
+     "switched networks in levels, boards as clusters, failed links and chips in dashed red"},
     {ExportFormat::BookSim, "booksim",
      "BookSim 2 anynet: one channel per router pair, latency in cycles of a 1 GHz clock, failed "
      "links left out"}};
@@ -113,7 +116,6 @@ struct VProp {
   std::string role; // switches only ("" for chips)
   long ports = 0;
   bool failed = false;
-  std::string shape, color, style; // DOT only
 };
 struct EProp {
   long id = 0;
@@ -121,7 +123,6 @@ struct EProp {
   int dim = -1, dir = 0;
   double bandwidth_bytes_per_s = 0, latency_s = 0;
   bool failed = false;
-  std::string color, style; // DOT only
 };
 using BGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VProp, EProp>;
 
@@ -145,9 +146,6 @@ BGraph to_bgl(const Network& n, const Down& down) {
     p.role = v.role;
     p.ports = static_cast<long>(v.ports);
     p.failed = down.nodes[static_cast<std::size_t>(v.id)] != 0;
-    p.shape = v.kind == NodeKind::Chip ? "ellipse" : "box";
-    p.color = p.failed ? "red" : "black";
-    p.style = p.failed ? "dashed" : "solid";
   }
   for (const Link& l : n.links) {
     EProp e;
@@ -158,15 +156,14 @@ BGraph to_bgl(const Network& n, const Down& down) {
     e.bandwidth_bytes_per_s = l.bandwidth_bytes_per_s;
     e.latency_s = l.latency_s;
     e.failed = down.links[static_cast<std::size_t>(l.id)] != 0;
-    e.color = e.failed ? "red" : "black";
-    e.style = e.failed ? "dashed" : "solid";
     boost::add_edge(static_cast<std::size_t>(l.a), static_cast<std::size_t>(l.b), e, g);
   }
   return g;
 }
 
-// The properties both GraphML and DOT carry. The link id goes by "link": GraphML readers
-// (networkx) store the <edge id="e.."> attribute as "id", and DOT's "id" is the SVG element id.
+// The GraphML properties (the DOT writer gives the same names). The link id goes by "link": GraphML
+// readers (networkx) store the <edge id="e.."> attribute as "id", and DOT's "id" is the SVG element
+// id.
 void add_common_properties(boost::dynamic_properties& dp, BGraph& g, GraphAttrs& ga) {
   dp.property("family", boost::ref_property_map<BGraph*, std::string>(ga.family));
   dp.property("n_chip", boost::ref_property_map<BGraph*, long>(ga.n_chip));
@@ -204,20 +201,105 @@ std::string export_graphml(const Network& n, const Down& down) {
   return out.str();
 }
 
+// The shortest %g form that reads back as the same double ("5e+10", "1e-06").
+std::string short_real(double v) {
+  char buf[32];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+// Written by hand, not by Boost.Graph, for what a picture needs beyond the data: pinned
+// positions (topo/layout.hpp), boards as clusters and the graph attributes that make
+// `dot -Tsvg` lay it out with neato at those positions.
 std::string export_dot(const Network& n, const Down& down) {
-  BGraph g = to_bgl(n, down);
-  GraphAttrs ga = graph_attrs(n);
-  boost::dynamic_properties dp;
-  dp.property("node_id", boost::get(&VProp::id, g));
-  add_common_properties(dp, g, ga);
-  dp.property("shape", boost::get(&VProp::shape, g));
-  dp.property("color", boost::get(&VProp::color, g));
-  dp.property("style", boost::get(&VProp::style, g));
-  dp.property("color", boost::get(&EProp::color, g));
-  dp.property("style", boost::get(&EProp::style, g));
-  std::ostringstream out;
-  boost::write_graphviz_dp(out, g, dp, "node_id");
-  return out.str();
+  static constexpr const char* kBoardFill[] = {"#dbe9f6", "#fde2c8", "#d9f0d3",
+                                               "#f3d9ec", "#fff5bf", "#e0e0f0"};
+  const std::vector<Point> pos = layout(n);
+  std::string out = "graph G {\n";
+  out += "family=" + quoted(n.family) + ";\nfingerprint=" + quoted(n.fingerprint) +
+         ";\nn_chip=" + std::to_string(n.n_chip) + ";\n";
+  out += "layout=neato;\nsplines=true;\noutputorder=edgesfirst;\n";
+  out += "node [fontname=Helvetica, fontsize=8, width=0.32, height=0.32, fixedsize=true];\n";
+  out += "edge [penwidth=1.2];\n";
+  for (const Node& v : n.nodes) {
+    const bool failed = down.nodes[static_cast<std::size_t>(v.id)] != 0;
+    const bool chip = v.kind == NodeKind::Chip;
+    const std::string fill =
+        chip && v.board >= 0 ? kBoardFill[v.board % std::size(kBoardFill)] : "white";
+    const Point& p = pos[static_cast<std::size_t>(v.id)];
+    out += std::to_string(v.id) + " [board=" + std::to_string(v.board) +
+           ", color=" + (failed ? "red" : "black") + ", coord=" + quoted(coord_string(v.coord)) +
+           ", failed=" + (failed ? "1" : "0") + ", fillcolor=" + quoted(fill) +
+           ", kind=" + node_kind_name(v.kind) + ", pod=" + std::to_string(v.pod) +
+           ", ports=" + std::to_string(v.ports) +
+           ", pos=" + quoted(short_real(p.x) + "," + short_real(p.y) + "!") +
+           ", rack=" + std::to_string(v.rack) + ", role=" + quoted(v.role) +
+           ", shape=" + (chip ? "ellipse" : "box") +
+           ", style=" + (failed ? "\"filled,dashed\"" : "\"filled,solid\"") +
+           ", tier=" + std::to_string(v.tier) + "];\n";
+  }
+  // Boards of several chips as clusters when their boxes do not overlap in the picture (a 3-D
+  // torus's boards span planes: there the fill colour alone tells them apart).
+  struct Box {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  };
+  std::vector<Box> box(n.boards.size());
+  bool clusters = !n.boards.empty();
+  for (std::size_t b = 0; b < n.boards.size(); ++b) {
+    if (n.boards[b].chips.size() < 2) clusters = false;
+    for (std::int64_t c : n.boards[b].chips) {
+      const Point& p = pos[static_cast<std::size_t>(c)];
+      box[b] = {std::min(box[b].x0, p.x), std::min(box[b].y0, p.y), std::max(box[b].x1, p.x),
+                std::max(box[b].y1, p.y)};
+    }
+  }
+  if (clusters && n.boards.size() <= 4096) {
+    std::vector<std::size_t> order(box.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return box[a].x0 < box[b].x0; });
+    for (std::size_t i = 0; i < order.size() && clusters; ++i)
+      for (std::size_t j = i + 1; j < order.size() && box[order[j]].x0 <= box[order[i]].x1; ++j)
+        if (box[order[j]].y0 <= box[order[i]].y1 && box[order[i]].y0 <= box[order[j]].y1) {
+          clusters = false;
+          break;
+        }
+  } else {
+    clusters = false;
+  }
+  if (clusters)
+    for (const Board& b : n.boards) {
+      out += "subgraph cluster_board_" + std::to_string(b.id) + " {label=\"board " +
+             std::to_string(b.id) +
+             "\"; fontname=Helvetica; fontsize=8; style=rounded; color=gray60;";
+      for (std::int64_t c : b.chips) out += " " + std::to_string(c) + ";";
+      out += "}\n";
+    }
+  for (const Link& l : n.links) {
+    const bool failed = down.links[static_cast<std::size_t>(l.id)] != 0;
+    const bool wrap = wraps(n, l);
+    out += std::to_string(l.a) + "--" + std::to_string(l.b) +
+           "  [bandwidth_bytes_per_s=" + quoted(short_real(l.bandwidth_bytes_per_s)) + ", color=" +
+           (failed ? "red"
+            : wrap ? "gray60"
+                   : "black") +
+           ", dim=" + std::to_string(l.dim) + ", dir=" + std::to_string(l.dir) +
+           ", failed=" + (failed ? "1" : "0") + ", kind=" + to_string(l.kind) +
+           ", latency_s=" + quoted(short_real(l.latency_s)) + ", link=" + std::to_string(l.id) +
+           ", style=" + (failed ? "dashed" : "solid") + ", wrap=" + (wrap ? "1" : "0") + "];\n";
+  }
+  return out + "}\n";
 }
 
 long booksim_cycles(double latency_s) {

@@ -63,10 +63,31 @@ topo-enum -n 64 | topo-gen --pick "$PICK" --format dot --fail-link '(1,1,0)-(2,1
 check "dot header" [ "$(head -n 1 "$T/net.dot")" = "graph G {" ]
 check "dot edges" [ "$(grep -c -- '--' "$T/net.dot")" = 192 ]
 check "dot failed link" [ "$(grep -c -- '--.*style=dashed' "$T/net.dot")" = 1 ]
-if command -v dot >/dev/null; then
-  expect_ok dot -Tsvg "$T/net.dot" -o "$T/net.svg"
-  check "svg written" grep -q '<svg' "$T/net.svg"
-fi
+# Graphviz is installed by scripts/setup: the pictures are part of what is tested.
+expect_ok dot -Tsvg "$T/net.dot" -o "$T/net.svg"
+check "svg written" grep -q '<svg' "$T/net.svg"
+check "rendered without a warning (no overlapping nodes)" [ ! -s "$T/err" ]
+# Laid out on the coordinates, pinned: neato keeps every chip where topo-gen put it. The SVG's
+# node centres follow the pos attributes (points = 72 x inches, y flipped).
+check "4x4x4 torus picture readable in size" python3 -c "
+import re,sys
+svg = open('$T/net.svg').read()
+w, h = (float(x) for x in re.search(r'<svg width=\"([0-9.]+)pt\" height=\"([0-9.]+)pt\"', svg).groups())
+sys.exit(0 if 300 < w < 900 and 300 < h < 900 else 1)"
+check "dot pins 64 chips" [ "$(grep -c 'pos="[-0-9.e]*,[-0-9.e]*!"' "$T/net.dot")" = 64 ]
+# A 64-endpoint fat-tree: chips, leaves and spines in three levels.
+topo-enum -n 64 --family fat-tree | topo-gen --pick 'fat-tree:2L-k8-osr1/c2' --format dot >"$T/ft.dot"
+expect_ok dot -Tsvg "$T/ft.dot" -o "$T/ft.svg"
+check "fat-tree rendered without a warning" [ ! -s "$T/err" ]
+check "fat-tree in three levels, spines on top" python3 -c "
+import re,sys
+ys = {}
+for l in open('$T/ft.dot'):
+    m = re.match(r'^\d+ \[.*pos=\"[-0-9.e]+,([-0-9.e]+)!\".*tier=(\d+)\]', l)
+    if m: ys.setdefault(int(m.group(2)), set()).add(float(m.group(1)))
+levels = [ys[t] for t in sorted(ys)]
+sys.exit(0 if len(levels) == 3 and all(len(v) == 1 for v in levels) and
+         min(levels[0]) < min(levels[1]) < min(levels[2]) else 1)"
 
 # BookSim anynet: a router line per chip with its node, 6 neighbours each at 1000 cycles (1 us at
 # 1 GHz); the failed link is left out (two neighbour entries fewer). Written with -o too.

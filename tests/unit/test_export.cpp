@@ -4,6 +4,7 @@
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
+#include "topo/layout.hpp"
 #include "topo/torus.hpp"
 
 #include "support.hpp"
@@ -244,7 +245,7 @@ TEST_CASE("export dot: one 'a--b' line per link, failed links and chips dashed r
       CHECK(dashed == (l.find("color=red") != std::string::npos));
     } else if (std::regex_search(l, m, node_re)) {
       ++nodes;
-      CHECK((l.find("style=dashed") != std::string::npos) == (m[1] == "7"));
+      CHECK((l.find("dashed") != std::string::npos) == (m[1] == "7"));
     }
   }
   CHECK(count_of(d, "--") == n.links.size());
@@ -321,4 +322,110 @@ TEST_CASE("export booksim: switches have no terminal; latency in cycles, at leas
   CHECK(count_of(d, "0--1 ") == 2);
   CHECK(count_of(d, "2 [") == 1);
   CHECK(count_of(d, "shape=box") == 1);
+}
+
+namespace {
+Network generated(const std::string& family, std::int64_t n_chip, const std::string& where) {
+  Context ctx = test::context_for(n_chip);
+  ctx.scope = Scope::InterRack;
+  Where w = parse_where(where, "test");
+  auto l = enumerate(ctx, {&require_family(family, "test")}, 1, std::nullopt, &w);
+  REQUIRE(l.items.size() == 1);
+  return generate(ctx, l.items[0], {});
+}
+bool all_distinct(const std::vector<Point>& p) {
+  std::set<std::pair<double, double>> s;
+  for (const Point& q : p) s.insert({q.x, q.y});
+  return s.size() == p.size();
+}
+} // namespace
+
+TEST_CASE("layout: tori on their coordinates, planes in depth, trees in levels, rings on a circle",
+          "[export][layout]") {
+  SECTION("2-D torus: a grid, dimension 0 to the right, 1 downwards, equal steps") {
+    Network n = test::grid_network("torus", {4, 3}, {1, 1});
+    auto p = layout(n);
+    REQUIRE(p.size() == n.nodes.size());
+    CHECK(all_distinct(p));
+    const double dx = p[1].x - p[0].x, dy = p[4].y - p[0].y;
+    CHECK(dx > 0);
+    CHECK(dy < 0);
+    for (const Node& v : n.nodes) {
+      CHECK(p[v.id].x == Approx(p[0].x + v.coord[0] * dx));
+      CHECK(p[v.id].y == Approx(p[0].y + v.coord[1] * dy));
+    }
+    // Wrap-around links are those between the first and last of a ring: 3 rows + 4 columns.
+    int wrap = 0;
+    for (const Link& l : n.links) wrap += wraps(n, l);
+    CHECK(wrap == 3 + 4);
+    Network m = test::grid_network("mesh", {4, 3}, {1, 1}); // a mesh has none
+    CHECK(std::none_of(m.links.begin(), m.links.end(), [&](const Link& l) { return wraps(m, l); }));
+  }
+  SECTION("3-D torus: every plane a translated copy of plane 0, no two nodes on one point") {
+    Network n = test::grid_network("torus", {4, 4, 4}, {2, 2, 2});
+    auto p = layout(n);
+    CHECK(all_distinct(p));
+    for (const Node& v : n.nodes) {
+      const std::size_t base = static_cast<std::size_t>(v.coord[0] + 4 * v.coord[1]);
+      const std::size_t first = static_cast<std::size_t>(16 * v.coord[2]); // (0,0,z)
+      CHECK(p[v.id].x - p[base].x == Approx(p[first].x - p[0].x));
+      CHECK(p[v.id].y - p[base].y == Approx(p[first].y - p[0].y));
+    }
+    // Nodes keep clear of each other (0.32-inch circles).
+    double closest = 1e9;
+    for (std::size_t a = 0; a < p.size(); ++a)
+      for (std::size_t b = a + 1; b < p.size(); ++b)
+        closest = std::min(closest, std::hypot(p[a].x - p[b].x, p[a].y - p[b].y));
+    CHECK(closest > 0.32);
+  }
+  SECTION("fat-tree: chips below leaves below spines, each level in id order") {
+    Network n = generated("fat-tree", 16, "layers=2,k=8,osr=1");
+    auto p = layout(n);
+    CHECK(all_distinct(p));
+    std::map<int, std::set<double>> level_y;
+    for (const Node& v : n.nodes) level_y[v.tier].insert(p[v.id].y);
+    REQUIRE(level_y.size() == 3);
+    double below = -1e9;
+    for (auto& [tier, ys] : level_y) {
+      CHECK(ys.size() == 1); // one row per tier
+      CHECK(*ys.begin() > below);
+      below = *ys.begin();
+    }
+    for (std::size_t i = 1; i < n.nodes.size(); ++i)
+      if (n.nodes[i].tier == n.nodes[i - 1].tier) CHECK(p[i].x > p[i - 1].x);
+  }
+  SECTION("ring and full mesh: a circle in id order") {
+    for (const char* f : {"ring", "full-mesh"}) {
+      Network n = generated(f, 8, "n_endpoint=8");
+      auto p = layout(n);
+      CHECK(all_distinct(p));
+      for (const Point& q : p) CHECK(std::hypot(q.x, q.y) == Approx(std::hypot(p[0].x, p[0].y)));
+    }
+  }
+}
+
+TEST_CASE("dot: pinned positions, boards as clusters where they do not overlap, wraps lighter",
+          "[export][layout]") {
+  Network n = test::grid_network("torus", {4, 4}, {2, 2});
+  std::string d = export_network(n, nullptr, ExportFormat::Dot);
+  CHECK(count_of(d, "layout=neato;") == 1);
+  auto p = layout(n);
+  for (const Node& v : n.nodes) {
+    std::smatch m;
+    std::string key = "\n"; // (built by appending: GCC 12 warns falsely on "\n" + ...)
+    key += std::to_string(v.id);
+    key += " [";
+    const std::string line = d.substr(d.find(key) + 1);
+    REQUIRE(std::regex_search(line, m, std::regex("pos=\"([-0-9.e]+),([-0-9.e]+)!\"")));
+    CHECK(std::stod(m[1]) == Approx(p[v.id].x));
+    CHECK(std::stod(m[2]) == Approx(p[v.id].y));
+  }
+  CHECK(count_of(d, "subgraph cluster_board_") == 4);
+  CHECK(count_of(d, "wrap=1") == 8);
+  CHECK(count_of(d, "color=gray60, dim=") == 8); // the wrap links, drawn lighter
+  // A 3-D torus's 2x2x2 boards span planes whose boxes overlap: no clusters, fill colours.
+  Network c = test::grid_network("torus", {4, 4, 4}, {2, 2, 2});
+  std::string e = export_network(c, nullptr, ExportFormat::Dot);
+  CHECK(count_of(e, "subgraph cluster_") == 0);
+  CHECK(count_of(e, "fillcolor=") == 64);
 }
