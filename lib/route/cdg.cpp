@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "route/dependency_graph.hpp"
 #include "route/step.hpp"
 
 #include <algorithm>
@@ -18,114 +19,6 @@ struct WalkState {
   std::int64_t depth; // hops taken so far
 };
 
-class Graph {
-public:
-  explicit Graph(std::int64_t vertices)
-      : count_(static_cast<std::size_t>(vertices), 0),
-        slots_(static_cast<std::size_t>(vertices) * kInline),
-        overflow_(static_cast<std::size_t>(vertices)), used_(static_cast<std::size_t>(vertices), 0),
-        last_(static_cast<std::size_t>(vertices), -1) {}
-
-  void use(std::int64_t v) {
-    char& u = used_[static_cast<std::size_t>(v)];
-    if (!u) {
-      u = 1;
-      ++vertices_;
-    }
-  }
-  void add(std::int64_t u, std::int64_t w) {
-    // Out-degrees are tiny (the dimensions a channel can turn into): the first kInline successors
-    // live in one flat array, which keeps the tens of millions of duplicate checks in cache.
-    const auto uu = static_cast<std::size_t>(u);
-    const auto ww = static_cast<std::int32_t>(w);
-    // Successive destinations mostly repeat a vertex's last dependency: one small array answers
-    // those without touching the slots.
-    if (last_[uu] == ww) return;
-    last_[uu] = ww;
-    std::int32_t* s = &slots_[uu * kInline];
-    const std::uint8_t k = count_[uu];
-    for (std::uint8_t i = 0; i < k && i < kInline; ++i)
-      if (s[i] == ww) return;
-    if (k >= kInline) {
-      auto& o = overflow_[uu];
-      if (std::find(o.begin(), o.end(), ww) != o.end()) return;
-      o.push_back(ww);
-    } else {
-      s[k] = ww;
-    }
-    if (k < 255) ++count_[uu];
-    ++edges_;
-  }
-  std::int64_t vertices() const { return vertices_; }
-  // Adds every vertex and dependency of `o` (a graph over the same vertices).
-  void absorb(const Graph& o) {
-    for (std::size_t v = 0; v < o.used_.size(); ++v) {
-      if (!o.used_[v]) continue;
-      use(static_cast<std::int64_t>(v));
-      for (auto w : o.successors(v)) add(static_cast<std::int64_t>(v), w);
-    }
-  }
-  std::int64_t edges() const { return edges_; }
-
-  std::vector<std::int64_t> successors(std::size_t v) const {
-    std::vector<std::int64_t> out;
-    for (std::uint8_t i = 0; i < count_[v] && i < kInline; ++i)
-      out.push_back(slots_[v * kInline + i]);
-    for (auto w : overflow_[v]) out.push_back(w);
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
-  // One cycle as a list of vertices v0 -> v1 -> ... -> v0, or empty. Iterative DFS (a recursive
-  // one would overflow the stack on long dependency chains), vertices and successors in id
-  // order so the cycle reported is deterministic.
-  std::vector<std::int64_t> find_cycle() const {
-    const std::size_t V = count_.size();
-    std::vector<std::vector<std::int64_t>> succ(V);
-    for (std::size_t v = 0; v < V; ++v) succ[v] = successors(v);
-    std::vector<char> color(V, 0); // 0 new, 1 on the DFS stack, 2 finished
-    std::vector<std::pair<std::int64_t, std::size_t>> stack;
-    for (std::size_t root = 0; root < V; ++root) {
-      if (color[root] || succ[root].empty()) continue;
-      stack.push_back({static_cast<std::int64_t>(root), 0});
-      color[root] = 1;
-      while (!stack.empty()) {
-        auto& [v, next] = stack.back();
-        const auto& s = succ[static_cast<std::size_t>(v)];
-        if (next == s.size()) {
-          color[static_cast<std::size_t>(v)] = 2;
-          stack.pop_back();
-          continue;
-        }
-        std::int64_t w = s[next++];
-        if (color[static_cast<std::size_t>(w)] == 1) {
-          std::vector<std::int64_t> cycle;
-          std::size_t i = stack.size();
-          while (stack[i - 1].first != w) --i;
-          for (; i <= stack.size(); ++i) cycle.push_back(stack[i - 1].first);
-          return cycle;
-        }
-        if (color[static_cast<std::size_t>(w)] == 0) {
-          color[static_cast<std::size_t>(w)] = 1;
-          stack.push_back({w, 0});
-        }
-      }
-    }
-    return {};
-  }
-
-private:
-  static constexpr std::uint8_t kInline = 6;
-  std::vector<std::uint8_t> count_;
-  std::vector<std::int32_t> slots_;
-  std::vector<std::vector<std::int32_t>> overflow_;
-  std::vector<char> used_;
-  std::vector<std::int32_t> last_;
-  std::int64_t vertices_ = 0, edges_ = 0;
-};
-
-// Explores the routing function's states within one scope (one destination when the function is
-// source-independent, one pair otherwise), each state once, adding the dependencies it finds.
 } // namespace
 
 // Explores the routing function's states within one scope (one destination when the function is
@@ -223,7 +116,7 @@ struct CdgExplorer::Impl {
   std::vector<char> down_links, down_chips;
   int vcs;
   std::int64_t hop_limit;
-  Graph g;
+  DependencyGraph g;
   std::vector<std::uint32_t> seen; // per vertex: the scope that last saw it (states with flags 0)
   std::unordered_set<std::uint64_t> seen_flagged;
   std::vector<std::int64_t> next; // per vertex, valid when next_stamp == stamp
@@ -281,22 +174,7 @@ void CdgExplorer::absorb(const CdgExplorer& other) {
 }
 
 CdgSummary CdgExplorer::summary() const {
-  const Impl& m = *impl_;
-  CdgSummary s;
-  s.vertices = m.g.vertices();
-  s.edges = m.g.edges();
-  s.walks_over_hop_limit = m.over_limit;
-  auto cycle = m.g.find_cycle();
-  if (!cycle.empty()) {
-    std::vector<CycleHop> hops;
-    for (std::int64_t v : cycle) {
-      std::int64_t ch = v / m.vcs;
-      hops.push_back({m.n.channel_src(ch), m.n.channel_dst(ch), topo::link_of_channel(ch),
-                      static_cast<int>(v % m.vcs)});
-    }
-    s.cycle = std::move(hops);
-  }
-  return s;
+  return summarize(impl_->g, impl_->n, impl_->vcs, impl_->over_limit);
 }
 
 CdgSummary check_deadlock(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,

@@ -1,6 +1,7 @@
 #include "route/load.hpp"
 
 #include "core/progress.hpp"
+#include "route/dor_symmetry.hpp"
 #include "route/step.hpp"
 
 #include <algorithm>
@@ -9,6 +10,12 @@ namespace icnkit::route {
 
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit) {
+  if (auto r = uniform_load_dor_symmetric(fn, n, f)) return std::move(*r);
+  return uniform_load_all_pairs(fn, n, f, hop_limit);
+}
+
+LoadReport uniform_load_all_pairs(const RoutingFunction& fn, const topo::Network& n,
+                                  const topo::Faults& f, std::int64_t hop_limit) {
   return demand_load(fn, n, f, hop_limit, nullptr);
 }
 

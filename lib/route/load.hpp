@@ -28,8 +28,14 @@ struct LoadReport {
   bool split_exact = true;       // every pair's units were split over the permitted choices
 };
 
+// Where the network's symmetry allows (DOR on a torus, dor_symmetry.hpp) from per-dimension leg
+// counts instead of every pair; the same report as uniform_load_all_pairs().
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit);
+// The straightforward flow of every pair's unit: the reference the symmetric path is tested
+// against.
+LoadReport uniform_load_all_pairs(const RoutingFunction& fn, const topo::Network& n,
+                                  const topo::Faults& f, std::int64_t hop_limit);
 
 // The same for any traffic matrix: `demand(src, dst)` is the share of src's injection sent to dst
 // (the shares of a source sum to 1; a chip's share to itself crosses no channel). The load of a

@@ -2,6 +2,7 @@
 
 #include "core/progress.hpp"
 #include "route/cdg.hpp"
+#include "route/dor_symmetry.hpp"
 #include "route/minimal.hpp"
 #include "route/step.hpp"
 #include "topo/mesh.hpp"
@@ -420,6 +421,12 @@ void require_connected(const topo::Network& n, const topo::Faults& f) {
 
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f) {
+  if (auto v = verify_dor_symmetric(fn, n, f)) return std::move(*v);
+  return verify_routing_all_pairs(fn, n, f);
+}
+
+Verification verify_routing_all_pairs(const RoutingFunction& fn, const topo::Network& n,
+                                      const topo::Faults& f) {
   Verification v;
   v.hop_limit = default_hop_limit(n);
   if (!fn.source_independent()) {

@@ -32,8 +32,14 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
 // routing can serve that); the message names each part by its size and lowest chips.
 void require_connected(const topo::Network& n, const topo::Faults& f);
 
-// Everything the routing section records: deadlock check, reachability, hop statistics.
+// Everything the routing section records: deadlock check, reachability, hop statistics. Where the
+// network's symmetry allows (DOR on a torus, dor_symmetry.hpp) without walking every pair; the
+// result is the same as verify_routing_all_pairs()'s.
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f);
+// The straightforward computation: every pair of live chips walked. The reference the symmetric
+// paths are tested against, and what verify_routing() does where they do not apply.
+Verification verify_routing_all_pairs(const RoutingFunction& fn, const topo::Network& n,
+                                      const topo::Faults& f);
 
 } // namespace icnkit::route

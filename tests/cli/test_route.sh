@@ -29,6 +29,48 @@ expect_ok topo-route -i "$T/faulty.json" -o "$T/faulty-routed.json"
 check "unreachable warning" grep -q '^topo-route: warning: .*unreachable' "$T/err"
 check "unreachable listed" [ "$(jget "$T/faulty-routed.json" "'failed link' in d['routing']['verification']['unreachable'][0]['reason']")" = True ]
 
+# DOR with failed links (the symmetric verification, route/dor_symmetry.hpp) against DOR walked
+# pair by pair here: unreachable pairs, the hop histogram and the uniform load.
+topo-gen --torus 6x4x3 --fail-link '(2,1,1)-(3,1,1)' --fail-link '(0,0,2)-(0,0,0)' >"$T/f643.json"
+expect_ok topo-route -i "$T/f643.json" --load -o "$T/f643-routed.json"
+check "symmetric DOR = pair walks" python3 - "$T/f643-routed.json" <<'PY'
+import itertools, json, sys
+d = json.load(open(sys.argv[1]))
+v = d['routing']['verification']
+S = [6, 4, 3]
+failed = {frozenset([(2, 1, 1), (3, 1, 1)]), frozenset([(0, 0, 2), (0, 0, 0)])}
+chips = list(itertools.product(*[range(s) for s in S]))
+hist, unreachable, load = {}, 0, {}
+for src in chips:
+    for dst in chips:
+        if src == dst:
+            continue
+        at, hops, ok = list(src), 0, True
+        for dim in range(3):
+            s = S[dim]
+            while ok and at[dim] != dst[dim]:
+                delta = (dst[dim] - at[dim]) % s
+                step = 1 if 2 * delta < s or (2 * delta == s and at[dim] % 2 == 0) else -1
+                nxt = list(at)
+                nxt[dim] = (at[dim] + step) % s
+                if frozenset([tuple(at), tuple(nxt)]) in failed:
+                    ok = False
+                    break
+                key = (tuple(at), dim, step)
+                load[key] = load.get(key, 0) + 1
+                at, hops = nxt, hops + 1
+        if ok:
+            hist[hops] = hist.get(hops, 0) + 1
+        else:
+            unreachable += 1
+H = [hist.get(h, 0) for h in range(max(hist) + 1)]
+assert v['unreachable_pairs'] == unreachable, (v['unreachable_pairs'], unreachable)
+assert v['hops']['histogram'] == H, (v['hops']['histogram'], H)
+assert v['deadlock_free']
+assert v['load']['max'] == max(load.values())
+assert abs(v['load']['mean'] - sum(load.values()) / len(load)) < 1e-9
+PY
+
 # --path: the seed's example, hop by hop; the document is not written.
 expect_ok topo-route -i "$T/net.json" --path '(0,0,0)' '(2,3,1)'
 check "path delivered" grep -q 'delivered in 4 hops' "$T/out"

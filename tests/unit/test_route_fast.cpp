@@ -1,0 +1,153 @@
+// The symmetric verification and load of DOR on a torus (route/dor_symmetry.hpp) against the
+// straightforward all-pairs computation (verify_routing_all_pairs(), uniform_load_all_pairs()):
+// the routing section they write must be the same to the byte, and the load of every channel
+// the same number, on tori of 2 to 4 dimensions, odd and even rings, every DOR option that
+// changes the routes or the VCs (ties, datelines, dimension orders, a routing with a cycle), with
+// no fault, one failed link and several. Where the symmetric path does not apply it must say so.
+#include "route/dor_symmetry.hpp"
+#include "route/load.hpp"
+#include "route/registry.hpp"
+#include "route/routing.hpp"
+#include "route/verify.hpp"
+
+#include "support.hpp"
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+
+using namespace icnkit;
+using namespace icnkit::route;
+
+namespace {
+
+std::unique_ptr<RoutingFunction> build(const std::string& algorithm, const topo::Network& n,
+                                       const topo::Faults& f, const json& params) {
+  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
+  const Algorithm* a = find_algorithm(algorithm);
+  REQUIRE(a != nullptr);
+  return build_routing(*a, params, n, f, errors).fn;
+}
+
+topo::Network torus(const std::vector<int>& S) {
+  return test::grid_network("torus", S, std::vector<int>(S.size(), 1));
+}
+
+// `count` distinct failed links drawn with a fixed seed.
+topo::Faults failed_links(const topo::Network& n, int count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::set<std::int64_t> ids;
+  while (static_cast<int>(ids.size()) < count)
+    ids.insert(std::uniform_int_distribution<std::int64_t>(
+        0, static_cast<std::int64_t>(n.links.size()) - 1)(rng));
+  topo::Faults f;
+  for (auto id : ids) f.links.push_back({id, "explicit"});
+  return f;
+}
+
+std::string section_text(const Verification& v) {
+  RoutingSection s;
+  s.algorithm = "dor";
+  s.verification = v;
+  return to_json(s).dump();
+}
+
+void same_as_all_pairs(const topo::Network& n, const json& params, const topo::Faults& f) {
+  auto fn = build("dor", n, f, params);
+  const auto fast = verify_dor_symmetric(*fn, n, f);
+  REQUIRE(fast.has_value());
+  const Verification ref = verify_routing_all_pairs(*fn, n, f);
+  CHECK(section_text(*fast) == section_text(ref));
+  // What topo-route calls takes the symmetric path.
+  CHECK(section_text(verify_routing(*fn, n, f)) == section_text(ref));
+
+  const auto load = uniform_load_dor_symmetric(*fn, n, f);
+  REQUIRE(load.has_value());
+  const LoadReport lr = uniform_load_all_pairs(*fn, n, f, ref.hop_limit);
+  CHECK(load->channel_load == lr.channel_load);
+  CHECK(load->max_load == lr.max_load);
+  CHECK(load->mean_load == lr.mean_load);
+  CHECK(load->max_channel == lr.max_channel);
+  CHECK(load->throughput_bound == lr.throughput_bound);
+  CHECK(load->split_exact == lr.split_exact);
+}
+
+const std::vector<std::vector<int>> kShapes = {{8, 3},       {7, 2},         {4, 4},    {3, 6},
+                                               {2, 5},       {4, 4, 4},      {5, 4, 3}, {2, 3, 4},
+                                               {3, 2, 2, 4}, {3, 2, 2, 2, 2}};
+
+std::vector<json> params_for(std::size_t dims) {
+  std::vector<int> reversed;
+  for (std::size_t d = dims; d-- > 0;) reversed.push_back(static_cast<int>(d));
+  return {json::object(),
+          {{"tie", "plus"}},
+          {{"dateline", false}},
+          {{"tie", "plus"}, {"dateline", false}}, // a dependency cycle on even rings
+          {{"dateline_vc", "whole-dimension"}},
+          {{"dimension_order", reversed}, {"tie", "plus"}}};
+}
+
+} // namespace
+
+TEST_CASE("DOR symmetric verification = all pairs, fault-free", "[route][route-fast]") {
+  for (const auto& S : kShapes) {
+    const auto n = torus(S);
+    for (const json& p : params_for(S.size())) {
+      INFO("shape " << json(S).dump() << " params " << p.dump());
+      same_as_all_pairs(n, p, {});
+    }
+  }
+}
+
+TEST_CASE("DOR symmetric verification = all pairs, failed links", "[route][route-fast]") {
+  for (const auto& S : kShapes) {
+    const auto n = torus(S);
+    for (int count : {1, 3}) {
+      for (unsigned seed : {1u, 2u}) {
+        const topo::Faults f = failed_links(n, count, seed);
+        for (const json& p : params_for(S.size())) {
+          INFO("shape " << json(S).dump() << " params " << p.dump() << " failed links " << count
+                        << " seed " << seed);
+          same_as_all_pairs(n, p, f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("DOR symmetric verification: a failed link's cycle and unreachable list",
+          "[route][route-fast]") {
+  // 6x6 with --no-dateline --tie plus has cycles in every ring; the failed link (chip 0's in
+  // dimension 0) takes dependencies out of the first ring the cycle search visits, so the cycle
+  // reported depends on the failed link being accounted for exactly.
+  const auto n = torus({6, 6});
+  topo::Faults f;
+  f.links.push_back({0, "explicit"});
+  auto fn = build("dor", n, f, {{"tie", "plus"}, {"dateline", false}});
+  const auto fast = verify_dor_symmetric(*fn, n, f);
+  REQUIRE(fast.has_value());
+  CHECK_FALSE(fast->deadlock_free);
+  CHECK(fast->unreachable_pairs > 0);
+  CHECK(fast->unreachable.size() ==
+        std::min<std::size_t>(kMaxListedUnreachable,
+                              static_cast<std::size_t>(fast->unreachable_pairs)));
+  CHECK(section_text(*fast) == section_text(verify_routing_all_pairs(*fn, n, f)));
+}
+
+TEST_CASE("DOR symmetric verification applies only where it is exact", "[route][route-fast]") {
+  const auto n = torus({4, 4});
+  // A failed chip: the all-pairs path.
+  topo::Faults chips;
+  chips.chips.push_back({5, "explicit"});
+  auto fn = build("dor", n, chips, json::object());
+  CHECK_FALSE(verify_dor_symmetric(*fn, n, chips).has_value());
+  CHECK_FALSE(uniform_load_dor_symmetric(*fn, n, chips).has_value());
+  // Another routing function on the same torus.
+  const topo::Faults links = failed_links(n, 1, 7);
+  auto wfr = build("wfr", n, links, json::object());
+  CHECK_FALSE(verify_dor_symmetric(*wfr, n, links).has_value());
+  CHECK_FALSE(uniform_load_dor_symmetric(*wfr, n, links).has_value());
+  // DOR on a mesh.
+  const auto m = test::grid_network("mesh", {4, 4}, {1, 1});
+  auto mesh_dor = build("dor", m, {}, json::object());
+  CHECK_FALSE(verify_dor_symmetric(*mesh_dor, m, {}).has_value());
+}
