@@ -1,5 +1,6 @@
 #include "coll/generate.hpp"
 
+#include "coll/digest.hpp"
 #include "coll/registry.hpp"
 #include "coll/rings.hpp"
 #include "coll/verify.hpp"
@@ -95,6 +96,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   s.network_fingerprint = net.fingerprint;
   s.verification =
       verify(s, net, faults, ErrorKind::Runtime, "coll-sched internal error: /schedule");
+  seal(s);
   return s;
 }
 

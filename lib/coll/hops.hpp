@@ -5,14 +5,48 @@
 #include "topo/torus_geometry.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace icnkit::coll {
 
+// A torus's neighbours and channels tabulated once per (chip, dimension, direction): the
+// verification walks every physical hop of a schedule (tens of millions on 32x32x32), and
+// TorusGeometry's coordinate divisions and modulo dominated it. Answers exactly what
+// TorusGeometry::neighbour() and channel() answer.
+class HopTable {
+public:
+  explicit HopTable(const topo::TorusGeometry& g) : dims_(g.dims()) {
+    const auto slots = static_cast<std::size_t>(g.count()) * static_cast<std::size_t>(dims_) * 2;
+    next_.resize(slots);
+    chan_.resize(slots);
+    for (std::int64_t c = 0; c < g.count(); ++c)
+      for (int d = 0; d < dims_; ++d)
+        for (int dir : {-1, 1}) {
+          next_[at(c, d, dir)] = g.neighbour(c, d, dir);
+          chan_[at(c, d, dir)] = g.channel(c, d, dir);
+        }
+  }
+  std::int64_t neighbour(std::int64_t chip, int d, int dir) const {
+    return next_[at(chip, d, dir)];
+  }
+  std::int64_t channel(std::int64_t chip, int d, int dir) const { return chan_[at(chip, d, dir)]; }
+
+private:
+  std::size_t at(std::int64_t chip, int d, int dir) const {
+    return (static_cast<std::size_t>(chip) * static_cast<std::size_t>(dims_) +
+            static_cast<std::size_t>(d)) *
+               2 +
+           (dir > 0 ? 1 : 0);
+  }
+  int dims_;
+  std::vector<std::int64_t> next_, chan_;
+};
+
 // Calls emit(src_chip, dst_chip, channel) for every physical hop, in order, of the logical hop
 // of transfer `t` that leaves `chip` (ring position `pos`, ring size n) in a phase along
-// dimension d.
-template <class Emit>
-void for_each_hop(const topo::TorusGeometry& g, int d, int n, std::int64_t chip, int pos,
+// dimension d. Geometry: topo::TorusGeometry or its HopTable.
+template <class Geometry, class Emit>
+void for_each_hop(const Geometry& g, int d, int n, std::int64_t chip, int pos,
                   const RingTransfer& t, Emit&& emit) {
   auto hop = [&](std::int64_t from, int dim, int dir) {
     std::int64_t to = g.neighbour(from, dim, dir);

@@ -74,6 +74,7 @@ Schedule with_bytes(const Schedule& s, std::int64_t bytes) {
   Schedule t = s;
   const double k = static_cast<double>(bytes) / static_cast<double>(s.bytes_per_node);
   t.bytes_per_node = bytes;
+  t.verified_digest.clear();
   for (Phase& p : t.phases) p.block_bytes *= k;
   return t;
 }
@@ -126,6 +127,7 @@ json to_json(const Schedule& s) {
                          {"failed_links_avoided", v.failed_links_avoided}};
   }
   j["network_fingerprint"] = s.network_fingerprint;
+  if (!s.verified_digest.empty()) j["verified_digest"] = s.verified_digest;
   return j;
 }
 
@@ -248,6 +250,12 @@ Schedule parse_schedule(ObjReader& r) {
     s.verification = v;
   }
   s.network_fingerprint = r.string("network_fingerprint");
+  if (auto dg = r.string_opt("verified_digest")) {
+    // Whether it matches is net-sim's question (digest.hpp); here only its form.
+    if (dg->size() != 16 || dg->find_first_not_of("0123456789abcdef") != std::string::npos)
+      r.fail("verified_digest", "expected 16 lower-case hex digits (an XXH3-64 digest)");
+    s.verified_digest = *dg;
+  }
   r.done();
   return s;
 }

@@ -129,6 +129,8 @@ struct Schedule {
   std::vector<Phase> phases;
   std::optional<Verification> verification;
   std::string network_fingerprint;
+  // The digest of the content verify() passed (digest.hpp), "" when none is recorded.
+  std::string verified_digest;
   friend bool operator==(const Schedule&, const Schedule&) = default;
 
   std::int64_t step_count() const;
@@ -141,7 +143,8 @@ inline double transfer_bytes(const Phase& p, const RingTransfer& t) {
 
 // The same schedule for `bytes` per node: every block scales with bytes_per_node (schedule.hpp,
 // block_bytes), nothing else changes, so what verify() established still holds. net-sim --sizes
-// simulates one schedule at many sizes with it.
+// simulates one schedule at many sizes with it. The copy carries no verified_digest (its content
+// differs from what was digested).
 Schedule with_bytes(const Schedule& s, std::int64_t bytes);
 
 json to_json(const Schedule& s);

@@ -20,24 +20,64 @@ constexpr std::int64_t kMaxUnits = std::int64_t{1} << 40;
 // Bound on the steps x chunks table of the ordering check (memory).
 constexpr std::int64_t kMaxOrderTable = 50'000'000;
 
+// (ring, weight): simulate this ring and count it for `weight` rings that behave alike.
+using RingsToSimulate = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
 class Verifier {
 public:
+  // `all_rings`: the straightforward computation (verify_all_rings()).
   Verifier(const Schedule& s, const topo::Network& net, const topo::Faults& faults, ErrorKind kind,
-           std::string where)
+           std::string where, bool all_rings)
       : s_(s), net_(net), geo_(topo::TorusGeometry::of(net, "schedule verification")), kind_(kind),
         where_(std::move(where)), down_links_(faults.down_links(net)),
-        down_chips_(faults.down_chips(net)) {}
+        down_chips_(faults.down_chips(net)), all_rings_(all_rings) {}
 
   Verification run() {
     check_header();
     check_order();
-    check_links();
-    check_lanes();
-    for (const Group& grp : groups_)
+    if (all_rings_ || s_.lanes > 64) {
+      check_links(geo_, [](std::size_t, int, std::int64_t) {});
+      check_lanes();
+    } else {
+      // One walk over every hop serves check 4 and collects each multi-lane group's channels
+      // per lane as a bitmask (lanes <= 64), checked for overlap once the walk has passed.
+      const HopTable table(geo_);
+      find_bad_rings();
+      std::vector<std::vector<std::uint64_t>> masks(groups_.size());
+      cover_.assign(groups_.size(), {});
+      for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].first.size() >= 2) {
+          masks[g].assign(static_cast<std::size_t>(net_.channel_count()), 0);
+          cover_[g].resize(64 * 2);
+        }
+      check_links(table, [&](std::size_t p, int lane, std::int64_t ch) {
+        auto& m = masks[phase_group_[p]];
+        if (!m.empty()) m[static_cast<std::size_t>(ch)] |= std::uint64_t{1} << lane;
+      });
+      // The channels of the steps proven clean without a walk: every chip of a covered ring
+      // leaves on its (dimension, direction) channel.
+      for (std::size_t g = 0; g < groups_.size(); ++g) {
+        const DimRings rings(geo_, groups_[g].dim);
+        for (std::size_t slot = 0; slot < cover_[g].size(); ++slot) {
+          const int lane = static_cast<int>(slot / 2), dir = slot % 2 ? 1 : -1;
+          const std::vector<char>& rs = cover_[g][slot];
+          for (std::size_t r = 0; r < rs.size(); ++r)
+            if (rs[r])
+              for (int i = 0; i < rings.size(); ++i)
+                masks[g][static_cast<std::size_t>(table.channel(
+                    rings.chip(static_cast<std::int64_t>(r), i), groups_[g].dim, dir))] |=
+                    std::uint64_t{1} << lane;
+        }
+      }
+      check_lane_masks(masks);
+    }
+    for (const Group& grp : groups_) {
+      const RingsToSimulate todo = rings_to_simulate(grp);
       if (grp.op == PhaseOp::AllToAll)
-        simulate_group(grp);
+        simulate_group(grp, todo);
       else
-        simulate_reduction_group(grp);
+        simulate_reduction_group(grp, todo);
+    }
     v_.delivered = true;
     v_.method = "exact per-ring store-and-forward simulation of every (origin, destination) block "
                 "in integer units of 1/L block, every interleaving of concurrent lanes covered, "
@@ -150,6 +190,9 @@ private:
     std::vector<int> group_key(C, -1); // dimension * 3 + op of each chunk's current group
     std::vector<std::vector<char>> done_dim(C, std::vector<char>(64 * 3, 0));
     std::vector<std::size_t> group_of(C, 0); // index into groups_ of the chunk's current group
+    // A phase has one chunk, dimension and op, and a chunk never returns to a (dimension, op),
+    // so all of a phase's steps fall into one group.
+    phase_group_.assign(s_.phases.size(), 0);
     for (std::int64_t id = 0; id < n_steps; ++id) {
       const Loc& l = loc[static_cast<std::size_t>(id)];
       const Phase& ph = s_.phases[l.phase];
@@ -197,6 +240,7 @@ private:
                    ", the end of lane " + std::to_string(k) + " of chunk " + std::to_string(c) +
                    "'s previous dimension");
       lane_last[col] = id;
+      phase_group_[l.phase] = group_of[c];
       Group& grp = groups_[group_of[c]];
       grp.steps.push_back(l);
       if (!grp.first.count(st.lane)) {
@@ -277,7 +321,7 @@ private:
   // interleaving every other lane has taken all it ever takes before delivering anything, so
   // this is exactly "no schedule order can send data the node does not hold"; with one lane it
   // is the plain store-and-forward check. Conservation and the final state use the totals.
-  void simulate_group(const Group& grp) {
+  void simulate_group(const Group& grp, const RingsToSimulate& todo) {
     const Phase& ph0 = s_.phases[grp.steps.front().phase];
     const int n = ph0.ring_size;
     const int d = grp.dim;
@@ -305,7 +349,7 @@ private:
     std::vector<std::int64_t> total(cells), smin(cells);
     std::vector<std::int64_t> delta(cells * static_cast<std::size_t>(used));
     std::vector<std::int64_t> lowest(cells * static_cast<std::size_t>(used));
-    for (std::int64_t r = 0; r < rings.count(); ++r) {
+    for (const auto& [r, weight] : todo) {
       std::fill(total.begin(), total.end(), 0);
       std::fill(smin.begin(), smin.end(), 0);
       std::fill(delta.begin(), delta.end(), 0);
@@ -371,8 +415,8 @@ private:
                        " to position " + std::to_string(q) + ", expected " +
                        (want ? "all of it" : "none"));
           }
-      ++v_.rings_checked;
-      v_.pieces_checked += static_cast<std::int64_t>(n) * n;
+      v_.rings_checked += weight;
+      v_.pieces_checked += weight * n * n;
     }
   }
 
@@ -383,7 +427,7 @@ private:
   // reduced over the whole ring. An all-gather sends only what the sender holds, never to a
   // holder that has it; at the end every position holds every block. One lane per ring (data
   // is not fungible here, so concurrent lanes would need slice-level bookkeeping).
-  void simulate_reduction_group(const Group& grp) {
+  void simulate_reduction_group(const Group& grp, const RingsToSimulate& todo) {
     const Phase& ph0 = s_.phases[grp.steps.front().phase];
     const int n = ph0.ring_size;
     if (n > 64) fail(phase_ptr(grp.steps.front().phase), "reductions verify rings of up to 64");
@@ -404,7 +448,7 @@ private:
       std::size_t p, k, t;
     };
     std::vector<Arrival> arrivals;
-    for (std::int64_t r = 0; r < rings.count(); ++r) {
+    for (const auto& [r, weight] : todo) {
       // The ring's slices: every transfer that serves it cuts blocks into the same 1/P.
       P = 0;
       for (const Loc& l : grp.steps)
@@ -476,13 +520,54 @@ private:
                                 std::to_string(j)
                           : "lacks slice " + std::to_string(q) + " of block " + std::to_string(b)));
           }
-      ++v_.rings_checked;
-      v_.pieces_checked += static_cast<std::int64_t>(n) * P * (rs ? 1 : n);
+      v_.rings_checked += weight;
+      v_.pieces_checked += weight * n * P * (rs ? 1 : n);
     }
   }
 
-  // Check 4, step by step over every ring: every physical hop of every logical hop.
-  void check_links() {
+  // Which rings of the group's dimension to simulate. The simulation of ring r (checks 3) reads r
+  // only to decide which transfers serve it (rings: "all" or a list naming r) and to name it in
+  // messages, so rings served by the same transfers pass or fail alike, at the same transfer and
+  // position. One ring per such class is simulated, the class's lowest: the first failing
+  // representative is then the lowest failing ring, and its message the one a ring-by-ring
+  // simulation gives. verify_all_rings() simulates every ring (weight 1).
+  RingsToSimulate rings_to_simulate(const Group& grp) const {
+    const std::int64_t count = DimRings(geo_, grp.dim).count();
+    RingsToSimulate todo;
+    if (all_rings_) {
+      for (std::int64_t r = 0; r < count; ++r) todo.emplace_back(r, 1);
+      return todo;
+    }
+    // Ring -> the listing transfers (numbered in group order) that name it; unlisted rings are
+    // served by the "all" transfers alone, one class.
+    std::map<std::int64_t, std::vector<std::size_t>> listed;
+    std::size_t k = 0;
+    for (const Loc& l : grp.steps)
+      for (const RingTransfer& t : s_.phases[l.phase].steps[l.index].transfers) {
+        if (t.rings)
+          for (std::int64_t r : *t.rings) listed[r].push_back(k);
+        ++k;
+      }
+    std::map<std::vector<std::size_t>, std::size_t> class_of; // signature -> index in todo
+    for (const auto& [r, sig] : listed) {                     // ascending r: first = lowest
+      auto [it, fresh] = class_of.try_emplace(sig, todo.size());
+      if (fresh) todo.emplace_back(r, 0);
+      ++todo[it->second].second;
+    }
+    const std::int64_t unlisted = count - static_cast<std::int64_t>(listed.size());
+    if (unlisted > 0) {
+      std::int64_t r = 0;
+      while (listed.count(r)) ++r;
+      todo.emplace_back(r, unlisted);
+    }
+    std::sort(todo.begin(), todo.end());
+    return todo;
+  }
+
+  // Check 4, step by step over every ring: every physical hop of every logical hop. Geometry:
+  // the TorusGeometry or its HopTable (the same answers); on_hop(phase, lane, channel) sees every
+  // hop that passed.
+  template <class Geometry, class OnHop> void check_links(const Geometry& g, OnHop&& on_hop) {
     std::vector<std::int64_t> stamp(static_cast<std::size_t>(net_.channel_count()), -1);
     for (std::size_t p = 0; p < s_.phases.size(); ++p) {
       const Phase& ph = s_.phases[p];
@@ -490,13 +575,15 @@ private:
       const int n = ph.ring_size;
       for (std::size_t k = 0; k < ph.steps.size(); ++k) {
         const Step& st = ph.steps[k];
+        if (!all_rings_ && proven_clean(p, k)) continue;
         for (std::size_t t = 0; t < st.transfers.size(); ++t) {
           const RingTransfer& tr = st.transfers[t];
           auto one_ring = [&](std::int64_t r) {
             for (int i = 0; i < n; ++i)
-              for_each_hop(geo_, ph.dimension, n, rings.chip(r, i), i, tr,
+              for_each_hop(g, ph.dimension, n, rings.chip(r, i), i, tr,
                            [&](std::int64_t src, std::int64_t dst, std::int64_t ch) {
                              check_hop(p, k, t, st, src, dst, ch, stamp);
+                             on_hop(p, st.lane, ch);
                            });
           };
           if (tr.rings)
@@ -506,6 +593,78 @@ private:
         }
       }
     }
+  }
+
+  // Per dimension, the rings that hold a failed chip or a failed link of that dimension.
+  void find_bad_rings() {
+    bad_rings_.assign(static_cast<std::size_t>(geo_.dims()), {});
+    any_bad_.assign(static_cast<std::size_t>(geo_.dims()), 0);
+    for (int d = 0; d < geo_.dims(); ++d) {
+      const DimRings rings(geo_, d);
+      auto& bad = bad_rings_[static_cast<std::size_t>(d)];
+      bad.assign(static_cast<std::size_t>(rings.count()), 0);
+      for (std::int64_t c = 0; c < geo_.count(); ++c)
+        if (down_chips_[static_cast<std::size_t>(c)] ||
+            down_links_[static_cast<std::size_t>(geo_.link(c, d, +1))]) {
+          bad[static_cast<std::size_t>(rings.ring_of(c))] = 1;
+          any_bad_[static_cast<std::size_t>(d)] = 1;
+        }
+    }
+  }
+
+  // Whether step k of phase p passes check 4 without walking its hops, counting them and
+  // recording its rings for the lane check if so. A transfer without fold or via sends every chip
+  // of each of its rings to its ring neighbour over its own channel in (dimension, direction):
+  // chips of different rings, or different directions, never share a channel, and the hops touch
+  // only the ring's chips and links. So a step of such transfers, none on a ring with a failed
+  // chip or link, whose same-direction transfers serve disjoint rings (or that shares links
+  // anyway), has no hop the walk would refuse. Anything else is walked (and fails, where it
+  // fails, with the walk's message).
+  bool proven_clean(std::size_t p, std::size_t k) {
+    const Phase& ph = s_.phases[p];
+    const Step& st = ph.steps[k];
+    const auto& bad = bad_rings_[static_cast<std::size_t>(ph.dimension)];
+    const bool any_bad = any_bad_[static_cast<std::size_t>(ph.dimension)];
+    if (st.transfers.size() > 64) return false; // the pairwise test below is quadratic
+    for (const RingTransfer& t : st.transfers) {
+      if (t.fold_at >= 0 || t.via_dim >= 0) return false;
+      if (!t.rings) {
+        if (any_bad) return false;
+      } else {
+        for (std::int64_t r : *t.rings)
+          if (bad[static_cast<std::size_t>(r)]) return false;
+      }
+    }
+    if (!st.shared_links)
+      for (std::size_t a = 0; a < st.transfers.size(); ++a)
+        for (std::size_t b = a + 1; b < st.transfers.size(); ++b) {
+          const RingTransfer &A = st.transfers[a], &B = st.transfers[b];
+          if (A.direction != B.direction) continue;
+          if (!A.rings || !B.rings) {
+            if ((A.rings && !A.rings->empty()) || (B.rings && !B.rings->empty()) ||
+                (!A.rings && !B.rings))
+              return false;
+            continue;
+          }
+          std::vector<std::int64_t> common;
+          std::set_intersection(A.rings->begin(), A.rings->end(), B.rings->begin(), B.rings->end(),
+                                std::back_inserter(common));
+          if (!common.empty()) return false;
+        }
+    const std::int64_t count = DimRings(geo_, ph.dimension).count();
+    auto& cover = cover_[phase_group_[p]];
+    for (const RingTransfer& t : st.transfers) {
+      const std::int64_t served = t.rings ? static_cast<std::int64_t>(t.rings->size()) : count;
+      v_.hop_transfers_checked += served * ph.ring_size;
+      if (cover.empty()) continue;
+      auto& rs = cover[static_cast<std::size_t>(st.lane * 2 + (t.direction > 0 ? 1 : 0))];
+      if (rs.empty()) rs.assign(static_cast<std::size_t>(count), 0);
+      if (t.rings)
+        for (std::int64_t r : *t.rings) rs[static_cast<std::size_t>(r)] = 1;
+      else
+        std::fill(rs.begin(), rs.end(), 1);
+    }
+    return true;
   }
 
   // Check 4 for concurrent lanes: two lanes of one chunk's dimension group that share a
@@ -546,18 +705,59 @@ private:
           std::vector<std::int64_t> common;
           std::set_intersection(a->second.begin(), a->second.end(), b->second.begin(),
                                 b->second.end(), std::back_inserter(common));
-          if (common.empty()) continue;
-          const std::int64_t link = topo::link_of_channel(common.front());
-          fail("/phases",
-               "lanes " + std::to_string(A) + " and " + std::to_string(B) + " of chunk " +
-                   std::to_string(grp.chunk) + " along dimension " + std::to_string(grp.dim) +
-                   " can run at the same time (neither waits for the other) and "
-                   "share a directed link of link " +
-                   std::to_string(link) + " (" +
-                   chip_text(geo_, net_.links[static_cast<std::size_t>(link)].a) + " - " +
-                   chip_text(geo_, net_.links[static_cast<std::size_t>(link)].b) + ")");
+          if (!common.empty()) lane_conflict(grp, A, B, common.front());
         }
     }
+  }
+
+  // check_lanes() on the bitmasks the hop walk collected: per channel, the lanes of the group
+  // that use it. The same pairs in the same order, the same lowest shared channel.
+  void check_lane_masks(const std::vector<std::vector<std::uint64_t>>& masks) const {
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      const Group& grp = groups_[g];
+      if (masks[g].empty()) continue;
+      std::vector<int> lanes; // ascending, as check_lanes' map
+      for (const auto& [lane, id] : grp.first) lanes.push_back(lane);
+      auto ordered = [&](int A, int B) {
+        return grp.first_row.at(B)[static_cast<std::size_t>(A)] >= grp.last.at(A) ||
+               grp.first_row.at(A)[static_cast<std::size_t>(B)] >= grp.last.at(B);
+      };
+      std::vector<std::uint64_t> rivals(64, 0); // lane A -> the later lanes it may overlap
+      for (std::size_t a = 0; a < lanes.size(); ++a)
+        for (std::size_t b = a + 1; b < lanes.size(); ++b)
+          if (!ordered(lanes[a], lanes[b]))
+            rivals[static_cast<std::size_t>(lanes[a])] |= std::uint64_t{1} << lanes[b];
+      // first[A * 64 + B]: the lowest channel lanes A < B share, or -1.
+      std::vector<std::int64_t> first(64 * 64, -1);
+      const std::vector<std::uint64_t>& m = masks[g];
+      for (std::size_t ch = 0; ch < m.size(); ++ch) {
+        std::uint64_t bits = m[ch];
+        if ((bits & (bits - 1)) == 0) continue; // fewer than two lanes
+        for (std::uint64_t a = bits; a; a &= a - 1) {
+          const int A = __builtin_ctzll(a);
+          for (std::uint64_t b = bits & rivals[static_cast<std::size_t>(A)]; b; b &= b - 1) {
+            std::int64_t& f = first[static_cast<std::size_t>(A * 64 + __builtin_ctzll(b))];
+            if (f < 0) f = static_cast<std::int64_t>(ch);
+          }
+        }
+      }
+      for (std::size_t a = 0; a < lanes.size(); ++a)
+        for (std::size_t b = a + 1; b < lanes.size(); ++b) {
+          const std::int64_t ch = first[static_cast<std::size_t>(lanes[a] * 64 + lanes[b])];
+          if (ch >= 0) lane_conflict(grp, lanes[a], lanes[b], ch);
+        }
+    }
+  }
+
+  [[noreturn]] void lane_conflict(const Group& grp, int A, int B, std::int64_t channel) const {
+    const std::int64_t link = topo::link_of_channel(channel);
+    fail("/phases", "lanes " + std::to_string(A) + " and " + std::to_string(B) + " of chunk " +
+                        std::to_string(grp.chunk) + " along dimension " + std::to_string(grp.dim) +
+                        " can run at the same time (neither waits for the other) and "
+                        "share a directed link of link " +
+                        std::to_string(link) + " (" +
+                        chip_text(geo_, net_.links[static_cast<std::size_t>(link)].a) + " - " +
+                        chip_text(geo_, net_.links[static_cast<std::size_t>(link)].b) + ")");
   }
 
   void check_hop(std::size_t p, std::size_t k, std::size_t t, const Step& st, std::int64_t src,
@@ -591,7 +791,14 @@ private:
   ErrorKind kind_;
   std::string where_;
   std::vector<char> down_links_, down_chips_;
+  bool all_rings_;
   std::vector<Group> groups_;
+  std::vector<std::size_t> phase_group_; // phase -> index into groups_
+  // verify()'s shortcuts: find_bad_rings(), and per multi-lane group, per (lane, direction),
+  // the rings its steps proven clean cover (empty for single-lane groups).
+  std::vector<std::vector<char>> bad_rings_;
+  std::vector<char> any_bad_;
+  std::vector<std::vector<std::vector<char>>> cover_;
   Verification v_;
 };
 
@@ -599,7 +806,13 @@ private:
 
 Verification verify(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
                     ErrorKind on_failure, const std::string& where) {
-  return Verifier(s, net, faults, on_failure, where).run();
+  return Verifier(s, net, faults, on_failure, where, false).run();
+}
+
+Verification verify_all_rings(const Schedule& s, const topo::Network& net,
+                              const topo::Faults& faults, ErrorKind on_failure,
+                              const std::string& where) {
+  return Verifier(s, net, faults, on_failure, where, true).run();
 }
 
 } // namespace icnkit::coll

@@ -55,7 +55,16 @@ namespace icnkit::coll {
 // On failure throws Error(on_failure, WHERE, WHAT): Runtime for a schedule our own generator
 // just made (a bug), Input for a schedule read from a document. WHERE is `where` plus the JSON
 // pointer of the offending phase / step / transfer (e.g. "stdin:/schedule/phases/0/steps/3").
+// Rings that the same transfers serve are simulated once (their check 3 cannot differ), and
+// the hops are walked once for checks 4 on tabulated neighbours; verdict, message and
+// statistics are verify_all_rings()'s.
 Verification verify(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
                     ErrorKind on_failure, const std::string& where = "/schedule");
+// The straightforward computation: every ring simulated, every hop followed through
+// TorusGeometry, each multi-lane group's channels collected and intersected. The reference
+// verify() is tested against.
+Verification verify_all_rings(const Schedule& s, const topo::Network& net,
+                              const topo::Faults& faults, ErrorKind on_failure,
+                              const std::string& where = "/schedule");
 
 } // namespace icnkit::coll

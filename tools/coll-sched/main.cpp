@@ -1,4 +1,5 @@
 // coll-sched: schedule a collective on the document's torus network, verify it, add `schedule`.
+#include "coll/digest.hpp"
 #include "coll/generate.hpp"
 #include "coll/registry.hpp"
 #include "coll/verify.hpp"
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
           d.schedule->verification =
               coll::verify(*d.schedule, net, d.faults_or_none(), ErrorKind::Input,
                            source_name(c.input) + ":/schedule");
+          coll::seal(*d.schedule);
           tool::store(c, d);
           return;
         }
