@@ -383,20 +383,8 @@ std::optional<LoadReport> uniform_load_dor_symmetric(const RoutingFunction& fn,
     }
   }
   r.channel_load.assign(C, 0.0);
-  double sum = 0;
-  std::int64_t used = 0;
-  for (std::size_t ch = 0; ch < C; ++ch) {
-    const double x = static_cast<double>(load[ch]);
-    r.channel_load[ch] = x;
-    if (x <= 0) continue;
-    sum += x;
-    ++used;
-    if (x > r.max_load) {
-      r.max_load = x;
-      r.max_channel = static_cast<std::int64_t>(ch);
-    }
-  }
-  r.mean_load = used ? sum / static_cast<double>(used) : 0;
+  for (std::size_t ch = 0; ch < C; ++ch) r.channel_load[ch] = static_cast<double>(load[ch]);
+  summarise(r);
   r.throughput_bound = r.max_load > 0 ? static_cast<double>(N - 1) / r.max_load : 0;
   return r;
 }

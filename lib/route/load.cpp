@@ -8,6 +8,22 @@
 
 namespace icnkit::route {
 
+void summarise(LoadReport& r) {
+  double sum = 0;
+  std::int64_t used = 0;
+  for (std::size_t ch = 0; ch < r.channel_load.size(); ++ch) {
+    const double x = r.channel_load[ch];
+    if (x <= 0) continue;
+    sum += x;
+    ++used;
+    if (x > r.max_load) {
+      r.max_load = x;
+      r.max_channel = static_cast<std::int64_t>(ch);
+    }
+  }
+  r.mean_load = used ? sum / static_cast<double>(used) : 0;
+}
+
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit) {
   if (auto r = uniform_load_dor_symmetric(fn, n, f)) return std::move(*r);
@@ -151,19 +167,7 @@ LoadReport demand_load(const RoutingFunction& fn, const topo::Network& n, const 
     progress.update(k);
   }
   progress.finish();
-  double sum = 0;
-  std::int64_t used = 0;
-  for (std::size_t ch = 0; ch < C; ++ch) {
-    const double x = r.channel_load[ch];
-    if (x <= 0) continue;
-    sum += x;
-    ++used;
-    if (x > r.max_load) {
-      r.max_load = x;
-      r.max_channel = static_cast<std::int64_t>(ch);
-    }
-  }
-  r.mean_load = used ? sum / static_cast<double>(used) : 0;
+  summarise(r);
   const auto L = static_cast<double>(live.size());
   r.throughput_bound = r.max_load > 0 ? (demand ? 1.0 : L - 1) / r.max_load : 0;
   return r;

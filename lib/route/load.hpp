@@ -28,6 +28,10 @@ struct LoadReport {
   bool split_exact = true;       // every pair's units were split over the permitted choices
 };
 
+// Fills max_load, max_channel (the first of the busiest) and mean_load from channel_load; the
+// caller sets throughput_bound, which depends on the traffic.
+void summarise(LoadReport& r);
+
 // Where the network's symmetry allows (DOR on a torus, dor_symmetry.hpp) from per-dimension leg
 // counts instead of every pair; the same report as uniform_load_all_pairs().
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,

@@ -1,6 +1,7 @@
 // Helpers shared by the unit tests.
 #pragma once
 #include "core/error.hpp"
+#include "route/registry.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/grid.hpp"
 #include "topo/torus.hpp"
@@ -82,5 +83,25 @@ inline topo::Network grid_network(const std::string& family, const std::vector<i
   ctx.n_chip = c.n_endpoint;
   return topo::generate(ctx, c, {});
 }
+
+// Routing tests' shorthands: a routing function built through the registry (its defaults,
+// or `params`), and tori and meshes of one-chip boards.
+namespace routing {
+inline std::unique_ptr<route::RoutingFunction> build(const std::string& algorithm,
+                                                     const topo::Network& n,
+                                                     const topo::Faults& f = {},
+                                                     const json& params = json::object()) {
+  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+  const route::Algorithm* a = route::find_algorithm(algorithm);
+  REQUIRE(a != nullptr);
+  return route::build_routing(*a, params, n, f, errors).fn;
+}
+inline topo::Network torus(const std::vector<int>& S) {
+  return grid_network("torus", S, std::vector<int>(S.size(), 1));
+}
+inline topo::Network mesh(const std::vector<int>& S) {
+  return grid_network("mesh", S, std::vector<int>(S.size(), 1));
+}
+} // namespace routing
 
 } // namespace icnkit::test

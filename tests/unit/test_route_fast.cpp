@@ -18,19 +18,9 @@
 using namespace icnkit;
 using namespace icnkit::route;
 
+using namespace icnkit::test::routing;
+
 namespace {
-
-std::unique_ptr<RoutingFunction> build(const std::string& algorithm, const topo::Network& n,
-                                       const topo::Faults& f, const json& params) {
-  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
-  const Algorithm* a = find_algorithm(algorithm);
-  REQUIRE(a != nullptr);
-  return build_routing(*a, params, n, f, errors).fn;
-}
-
-topo::Network torus(const std::vector<int>& S) {
-  return test::grid_network("torus", S, std::vector<int>(S.size(), 1));
-}
 
 // `count` distinct failed links drawn with a fixed seed.
 topo::Faults failed_links(const topo::Network& n, int count, unsigned seed) {

@@ -26,25 +26,11 @@ using namespace icnkit;
 using namespace icnkit::route;
 using icnkit::test::kind_of;
 
+using namespace icnkit::test::routing;
+
 namespace {
 
 using Pair = std::pair<std::int64_t, std::int64_t>;
-
-std::unique_ptr<RoutingFunction> build(const std::string& algorithm, const topo::Network& n,
-                                       const topo::Faults& f = {},
-                                       const json& params = json::object()) {
-  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
-  const Algorithm* a = find_algorithm(algorithm);
-  REQUIRE(a != nullptr);
-  return build_routing(*a, params, n, f, errors).fn;
-}
-
-topo::Network torus(const std::vector<int>& S) {
-  return test::grid_network("torus", S, std::vector<int>(S.size(), 1));
-}
-topo::Network mesh(const std::vector<int>& S) {
-  return test::grid_network("mesh", S, std::vector<int>(S.size(), 1));
-}
 
 // The first candidate of a family that `where` matches, generated.
 topo::Network family_network(const std::string& family, std::int64_t n_chip,
