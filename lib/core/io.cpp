@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -19,28 +20,49 @@ std::string source_name(const std::string& path) {
   return path == "-" ? "stdin" : path;
 }
 
+namespace {
+
+// Reads the whole of fd. A regular file (-i FILE, or stdin redirected from one) is read into a
+// string of its size, so the text is held once, not twice while a buffer grows.
+std::string read_all(int fd, const std::string& where) {
+  std::string data;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    data.reserve(static_cast<std::size_t>(st.st_size) + 1);
+  for (;;) {
+    if (data.size() == data.capacity())
+      data.reserve(std::max<std::size_t>(2 * data.capacity(), std::size_t{1} << 16));
+    // Straight into the string's spare room.
+    const std::size_t old = data.size(), room = data.capacity() - old;
+    data.resize(data.capacity());
+    const ssize_t n = ::read(fd, data.data() + old, room);
+    data.resize(old + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_runtime(where, std::string("read failed: ") + std::strerror(errno));
+    }
+  }
+  return data;
+}
+
+} // namespace
+
 std::string read_input(const std::string& path) {
   if (path == "-") {
     if (isatty(STDIN_FILENO)) fail_usage("stdin", "no input: pipe a document in or pass -i FILE");
-    std::string data;
-    char buf[1 << 16];
-    for (;;) {
-      ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-      if (n == 0) break;
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail_runtime("stdin", std::string("read failed: ") + std::strerror(errno));
-      }
-      data.append(buf, static_cast<std::size_t>(n));
-    }
-    return data;
+    return read_all(STDIN_FILENO, "stdin");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail_runtime(path, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) fail_runtime(path, "read failed");
-  return ss.str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail_runtime(path, std::string("cannot open: ") + std::strerror(errno));
+  try {
+    std::string data = read_all(fd, path);
+    ::close(fd);
+    return data;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "core/json_reader.hpp"
 
+#include "core/json_stream.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,9 +20,11 @@ std::string position(const std::string& text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 
+} // namespace
+
 // Checks what the parser cannot be trusted with: NUL bytes and the nesting depth. Brackets inside
 // strings do not count; the text need not be valid JSON (the parser reports that).
-void precheck(const std::string& text, const std::string& source) {
+void precheck_json(const std::string& text, const std::string& source) {
   int depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -44,12 +48,10 @@ void precheck(const std::string& text, const std::string& source) {
     }
   }
 }
-} // namespace
 
-json parse_json(const std::string& text, const std::string& source) {
-  precheck(text, source);
+void rethrow_json_error(const std::string& source) {
   try {
-    return json::parse(text);
+    throw;
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     auto pos = what.find("parse error");
@@ -62,6 +64,15 @@ json parse_json(const std::string& text, const std::string& source) {
     fail_input(source, "number " + number + " is out of range (a double holds up to 1.8e308)");
   } catch (const json::exception& e) {
     fail_input(source, std::string("not JSON: ") + e.what());
+  }
+}
+
+json parse_json(const std::string& text, const std::string& source) {
+  precheck_json(text, source);
+  try {
+    return json::parse(text);
+  } catch (const json::exception&) {
+    rethrow_json_error(source);
   }
 }
 
@@ -78,8 +89,9 @@ std::string pointer_token(const std::string& key) {
   return out;
 }
 
-ObjReader::ObjReader(const json& j, std::string source, std::string pointer)
-    : j_(j), source_(std::move(source)), pointer_(std::move(pointer)) {
+ObjReader::ObjReader(const json& j, std::string source, std::string pointer,
+                     const StreamedArrays* streamed)
+    : j_(j), source_(std::move(source)), pointer_(std::move(pointer)), streamed_(streamed) {
   if (!j_.is_object()) fail_input(where(), "expected an object");
 }
 
@@ -101,11 +113,15 @@ bool ObjReader::has(const std::string& key) const {
   return j_.contains(key);
 }
 
+const json& ObjReader::value(const json& v) const {
+  return streamed_ && streamed_->is_placeholder(v) ? streamed_->tree(v) : v;
+}
+
 const json& ObjReader::raw(const std::string& key) {
   auto it = j_.find(key);
   if (it == j_.end()) fail_input(where(), "missing key \"" + key + "\"");
   mark(&*it);
-  return *it;
+  return value(*it);
 }
 const json* ObjReader::raw_opt(const std::string& key) {
   auto it = j_.find(key);
@@ -114,7 +130,7 @@ const json* ObjReader::raw_opt(const std::string& key) {
     return nullptr;
   }
   mark(&*it);
-  return &*it;
+  return &value(*it);
 }
 
 namespace {
@@ -233,12 +249,12 @@ std::vector<std::string> ObjReader::string_list(const std::string& key) {
   return out;
 }
 ObjReader ObjReader::object(const std::string& key) {
-  return ObjReader(raw(key), source_, pointer_ + "/" + pointer_token(key));
+  return ObjReader(raw(key), source_, pointer_ + "/" + pointer_token(key), streamed_);
 }
 std::optional<ObjReader> ObjReader::object_opt(const std::string& key) {
   const json* v = raw_opt(key);
   if (!v) return std::nullopt;
-  return ObjReader(*v, source_, pointer_ + "/" + pointer_token(key));
+  return ObjReader(*v, source_, pointer_ + "/" + pointer_token(key), streamed_);
 }
 std::vector<ObjReader> ObjReader::objects(const std::string& key) {
   const json& v = raw(key);
@@ -247,8 +263,31 @@ std::vector<ObjReader> ObjReader::objects(const std::string& key) {
   out.reserve(v.size());
   std::string base = pointer_ + "/" + pointer_token(key) + "/";
   for (std::size_t i = 0; i < v.size(); ++i)
-    out.emplace_back(v[i], source_, base + std::to_string(i));
+    out.emplace_back(v[i], source_, base + std::to_string(i), streamed_);
   return out;
+}
+void ObjReader::for_each_object(const std::string& key,
+                                const std::function<void(std::size_t)>& count,
+                                const std::function<void(ObjReader&, std::size_t)>& each) {
+  auto it = j_.find(key);
+  if (it == j_.end()) fail_input(where(), "missing key \"" + key + "\"");
+  mark(&*it);
+  const std::string base = pointer_ + "/" + pointer_token(key) + "/";
+  if (streamed_ && streamed_->is_placeholder(*it)) {
+    streamed_->for_each(*it, source_, base, count, each);
+    return;
+  }
+  const json& v = *it;
+  if (!v.is_array()) fail(key, "expected an array");
+  // As objects(): every element is known to be an object before the first is read.
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!v[i].is_object())
+      fail_input(source_ + ":" + base + std::to_string(i), "expected an object");
+  count(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    ObjReader o(v[i], source_, base + std::to_string(i), streamed_);
+    each(o, i);
+  }
 }
 const json* ObjReader::ext() {
   const json* v = raw_opt("ext");

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -23,13 +24,23 @@ inline constexpr int kMaxJsonDepth = 256;
 // deeper than kMaxJsonDepth, a number outside the range of a double (1e400).
 json parse_json(const std::string& text, const std::string& source);
 
+// The checks parse_json makes before parsing (NUL bytes, nesting depth), and the translation of
+// the parser's exceptions into its Error(Input): call from inside a catch block.
+void precheck_json(const std::string& text, const std::string& source);
+[[noreturn]] void rethrow_json_error(const std::string& source);
+
+class StreamedArrays; // core/json_stream.hpp: arrays left in the text, read element by element
+
 // Escapes one reference token of a JSON pointer (RFC 6901).
 std::string pointer_token(const std::string& key);
 
 class ObjReader {
 public:
   // `source` names the file ("stdin", "net.json"); `pointer` is the JSON pointer of `j`.
-  ObjReader(const json& j, std::string source, std::string pointer);
+  // `streamed`: the arrays `j` holds as placeholders (parse_json_streamed), read through
+  // for_each_object without ever being a tree (other accessors build their tree on demand).
+  ObjReader(const json& j, std::string source, std::string pointer,
+            const StreamedArrays* streamed = nullptr);
 
   const std::string& source() const { return source_; }
   const std::string& pointer() const { return pointer_; }
@@ -61,6 +72,11 @@ public:
   std::optional<ObjReader> object_opt(const std::string& key);
   // An array of objects; each element is handed its own reader (call done() on it).
   std::vector<ObjReader> objects(const std::string& key);
+  // The same array, one element at a time: `count(n)` once every element is known to be an
+  // object (same errors, in the same order, as objects()), then `each(reader, index)` in order.
+  // An array streamed from the text never exists as a whole tree.
+  void for_each_object(const std::string& key, const std::function<void(std::size_t)>& count,
+                       const std::function<void(ObjReader&, std::size_t)>& each);
   const json* ext(); // the "ext" object, if any
 
   void done() const; // rejects any key that was not read
@@ -72,7 +88,9 @@ private:
   // Keys read, remembered by the address of their value: no string copies on the hot path,
   // and objects have few keys, so a vector beats a set.
   void mark(const json* value);
+  const json& value(const json& v) const; // v, or the tree of the streamed array v stands for
   std::vector<const json*> used_;
+  const StreamedArrays* streamed_ = nullptr;
 };
 
 std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo = INT64_MIN,

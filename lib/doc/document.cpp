@@ -1,5 +1,6 @@
 #include "doc/document.hpp"
 
+#include "core/json_stream.hpp"
 #include "topo/invariants.hpp"
 #include "topo/network_json.hpp"
 
@@ -90,15 +91,23 @@ const topo::Network& Document::require_network(const std::string& who) const {
   return *network;
 }
 
-Document parse_document(const std::string& text, const std::string& source) {
+namespace {
+
+// The arrays the streaming reader leaves in the text: a network's big ones (a torus has one node,
+// three links and one board per chip; everything else in a network document is small).
+const std::vector<std::string> kStreamedArrays = {"/network/nodes", "/network/links",
+                                                  "/network/boards"};
+
+Document read_document(const std::string& text, const std::string& source, bool stream) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     fail_input(source, "empty input: expected an icnkit JSON document");
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (text[first] != '{' && text[first] != '[')
     if (std::string f = foreign_format(text, nullptr); !f.empty()) fail_input(source, f);
-  const json j = parse_json(text, source);
+  StreamedArrays streamed(text, stream ? kStreamedArrays : std::vector<std::string>{});
+  const json j = stream ? streamed.parse(source) : parse_json(text, source);
   if (std::string f = foreign_format(text, &j); !f.empty()) fail_input(source, f);
-  ObjReader r(j, source, "");
+  ObjReader r(j, source, "", stream ? &streamed : nullptr);
   Document d;
   d.source = source;
   auto schema = r.string("schema");
@@ -148,6 +157,16 @@ Document parse_document(const std::string& text, const std::string& source) {
   if (const json* e = r.ext()) d.ext = *e;
   r.done();
   return d;
+}
+
+} // namespace
+
+Document parse_document(const std::string& text, const std::string& source) {
+  return read_document(text, source, true);
+}
+
+Document parse_document_dom(const std::string& text, const std::string& source) {
+  return read_document(text, source, false);
 }
 
 std::string dump_document(const Document& d, bool pretty) {

@@ -45,7 +45,13 @@ struct Document {
   const topo::Network& require_network(const std::string& who) const;
 };
 
+// Reads a document. The network's nodes, links and boards are read straight from the text, one
+// element at a time (core/json_stream.hpp): reading costs about the text plus the network, not
+// a JSON tree of it (~12x the text).
 Document parse_document(const std::string& text, const std::string& source);
+// The same reader over a whole JSON tree of the text: the reference parse_document is held to
+// (same document, same verdict and message on every input; tests/unit/test_doc_stream.cpp).
+Document parse_document_dom(const std::string& text, const std::string& source);
 std::string dump_document(const Document& d, bool pretty);
 
 // Sets network.fingerprint from its nodes, links and the faults.

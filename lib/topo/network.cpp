@@ -172,6 +172,74 @@ double link_latency(ObjReader& o) {
   if (v > kLinkLatencyMax) o.fail("latency_s", "must be at most 1 s");
   return v;
 }
+
+// One element of each of the network's big arrays: the only place their rules live. The DOM
+// reader and the streaming reader (core/json_stream.hpp) both hand each element here, in order.
+Node parse_node(ObjReader& o, std::size_t i, std::int64_t n_chip) {
+  Node v;
+  v.id = o.integer("id");
+  if (v.id != static_cast<std::int64_t>(i))
+    o.fail("id", "node ids must be dense: expected " + std::to_string(i));
+  auto kind = o.string("kind");
+  if (kind == "chip")
+    v.kind = NodeKind::Chip;
+  else if (kind == "switch")
+    v.kind = NodeKind::Switch;
+  else
+    o.fail("kind", "expected \"chip\" or \"switch\"");
+  v.tier = static_cast<int>(o.integer("tier", 6, 10));
+  v.board = o.integer_opt("board", 0).value_or(-1);
+  v.rack = o.integer_opt("rack", 0).value_or(-1);
+  v.pod = o.integer_opt("pod", 0).value_or(-1);
+  if (o.has("coord"))
+    for (auto c : o.int_list("coord", 0, kMaxChips)) v.coord.push_back(static_cast<int>(c));
+  if (v.kind == NodeKind::Switch) {
+    v.role = o.string("role");
+    v.ports = o.integer("ports", 1);
+  }
+  o.done();
+  if ((v.kind == NodeKind::Chip) != (v.id < n_chip))
+    o.fail("kind", "chips must be nodes 0.." + std::to_string(n_chip - 1) + " and switches follow");
+  return v;
+}
+
+Link parse_link(ObjReader& o, std::size_t i, std::int64_t node_count,
+                const LinkDefaults& defaults) {
+  Link l;
+  l.id = o.integer("id");
+  if (l.id != static_cast<std::int64_t>(i))
+    o.fail("id", "link ids must be dense: expected " + std::to_string(i));
+  l.a = o.integer("a", 0, node_count - 1);
+  l.b = o.integer("b", 0, node_count - 1);
+  if (l.a == l.b) o.fail("b", "a link must join two different nodes");
+  auto kind = o.string("kind");
+  auto k = parse_link_kind(kind);
+  if (!k) o.fail("kind", "expected c2c, b2b, r2r or p2p");
+  l.kind = *k;
+  // A figure the link leaves out is its kind's default.
+  const auto& def = defaults[static_cast<std::size_t>(l.kind)];
+  if (!def && (!o.has("bandwidth_bytes_per_s") || !o.has("latency_s")))
+    o.fail(o.has("latency_s") ? "bandwidth_bytes_per_s" : "latency_s",
+           "missing, and the network's link_defaults has no " + kind + " entry");
+  l.bandwidth_bytes_per_s = o.has("bandwidth_bytes_per_s") ? link_bandwidth(o) : def->first;
+  l.latency_s = o.has("latency_s") ? link_latency(o) : def->second;
+  if (auto d = o.integer_opt("dim", 0, 63)) {
+    l.dim = static_cast<int>(*d);
+    l.dir = static_cast<int>(o.integer("dir", -1, 1));
+    if (l.dir == 0) o.fail("dir", "expected +1 or -1");
+  }
+  o.done();
+  return l;
+}
+
+Board parse_board(ObjReader& o, std::int64_t node_count) {
+  Board b;
+  b.id = o.integer("id", 0);
+  b.rack = o.integer("rack", 0);
+  b.chips = o.int_list("chips", 0, node_count - 1);
+  o.done();
+  return b;
+}
 } // namespace
 
 Network parse_network(ObjReader& r) {
@@ -179,37 +247,9 @@ Network parse_network(ObjReader& r) {
   n.family = r.string("family");
   n.n_chip = r.integer("n_chip", 1, kMaxChips);
   n.chip_radix = r.integer("chip_radix", 1, 1024);
-  auto nodes = r.objects("nodes");
-  n.nodes.reserve(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    auto& o = nodes[i];
-    Node v;
-    v.id = o.integer("id");
-    if (v.id != static_cast<std::int64_t>(i))
-      o.fail("id", "node ids must be dense: expected " + std::to_string(i));
-    auto kind = o.string("kind");
-    if (kind == "chip")
-      v.kind = NodeKind::Chip;
-    else if (kind == "switch")
-      v.kind = NodeKind::Switch;
-    else
-      o.fail("kind", "expected \"chip\" or \"switch\"");
-    v.tier = static_cast<int>(o.integer("tier", 6, 10));
-    v.board = o.integer_opt("board", 0).value_or(-1);
-    v.rack = o.integer_opt("rack", 0).value_or(-1);
-    v.pod = o.integer_opt("pod", 0).value_or(-1);
-    if (o.has("coord"))
-      for (auto c : o.int_list("coord", 0, kMaxChips)) v.coord.push_back(static_cast<int>(c));
-    if (v.kind == NodeKind::Switch) {
-      v.role = o.string("role");
-      v.ports = o.integer("ports", 1);
-    }
-    o.done();
-    if ((v.kind == NodeKind::Chip) != (v.id < n.n_chip))
-      o.fail("kind",
-             "chips must be nodes 0.." + std::to_string(n.n_chip - 1) + " and switches follow");
-    n.nodes.push_back(std::move(v));
-  }
+  r.for_each_object(
+      "nodes", [&](std::size_t count) { n.nodes.reserve(count); },
+      [&](ObjReader& o, std::size_t i) { n.nodes.push_back(parse_node(o, i, n.n_chip)); });
   const auto node_count = static_cast<std::int64_t>(n.nodes.size());
   if (node_count < n.n_chip) r.fail("nodes", "fewer nodes than n_chip");
   LinkDefaults defaults;
@@ -221,44 +261,14 @@ Network parse_network(ObjReader& r) {
       }
     ld->done();
   }
-  auto links = r.objects("links");
-  n.links.reserve(links.size());
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    auto& o = links[i];
-    Link l;
-    l.id = o.integer("id");
-    if (l.id != static_cast<std::int64_t>(i))
-      o.fail("id", "link ids must be dense: expected " + std::to_string(i));
-    l.a = o.integer("a", 0, node_count - 1);
-    l.b = o.integer("b", 0, node_count - 1);
-    if (l.a == l.b) o.fail("b", "a link must join two different nodes");
-    auto kind = o.string("kind");
-    auto k = parse_link_kind(kind);
-    if (!k) o.fail("kind", "expected c2c, b2b, r2r or p2p");
-    l.kind = *k;
-    // A figure the link leaves out is its kind's default.
-    const auto& def = defaults[static_cast<std::size_t>(l.kind)];
-    if (!def && (!o.has("bandwidth_bytes_per_s") || !o.has("latency_s")))
-      o.fail(o.has("latency_s") ? "bandwidth_bytes_per_s" : "latency_s",
-             "missing, and the network's link_defaults has no " + kind + " entry");
-    l.bandwidth_bytes_per_s = o.has("bandwidth_bytes_per_s") ? link_bandwidth(o) : def->first;
-    l.latency_s = o.has("latency_s") ? link_latency(o) : def->second;
-    if (auto d = o.integer_opt("dim", 0, 63)) {
-      l.dim = static_cast<int>(*d);
-      l.dir = static_cast<int>(o.integer("dir", -1, 1));
-      if (l.dir == 0) o.fail("dir", "expected +1 or -1");
-    }
-    o.done();
-    n.links.push_back(l);
-  }
-  for (auto& o : r.objects("boards")) {
-    Board b;
-    b.id = o.integer("id", 0);
-    b.rack = o.integer("rack", 0);
-    b.chips = o.int_list("chips", 0, node_count - 1);
-    o.done();
-    n.boards.push_back(std::move(b));
-  }
+  r.for_each_object(
+      "links", [&](std::size_t count) { n.links.reserve(count); },
+      [&](ObjReader& o, std::size_t i) {
+        n.links.push_back(parse_link(o, i, node_count, defaults));
+      });
+  r.for_each_object(
+      "boards", [&](std::size_t count) { n.boards.reserve(count); },
+      [&](ObjReader& o, std::size_t) { n.boards.push_back(parse_board(o, node_count)); });
   for (auto& o : r.objects("racks")) {
     Rack k;
     k.id = o.integer("id", 0);

@@ -7,6 +7,7 @@
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
+#include "topo/invariants.hpp"
 #include "topo/metrics.hpp"
 #include "topo/reuse.hpp"
 #include "topo/torus.hpp"
@@ -548,4 +549,38 @@ TEST_CASE("--pick of a candidate a truncated list left out says so", "[integrity
   } catch (const Error& e) {
     CHECK_THAT(e.what(), !Catch::Contains("--all"));
   }
+}
+
+TEST_CASE("parallel links beyond chip_radix: the first link over the bound is named",
+          "[topo][integrity]") {
+  // A 4x4 torus has one link per pair, dimension and direction; copies of chip 5's + link in
+  // dimension 0 (5 -> 6) pass chip_radix 2 at the second copy, whichever links come between.
+  topo::Network n = test::grid_network("torus", {4, 4}, {1, 1});
+  auto copy_of = [&](std::int64_t link) {
+    topo::Link l = n.links[static_cast<std::size_t>(link)];
+    l.id = static_cast<std::int64_t>(n.links.size());
+    n.links.push_back(l);
+  };
+  n.chip_radix = 2;
+  CHECK_NOTHROW(check_invariants(n, ErrorKind::Input, "t"));
+  copy_of(5 * 2);
+  copy_of(3 * 2 + 1); // another pair, once
+  CHECK_NOTHROW(check_invariants(n, ErrorKind::Input, "t"));
+  copy_of(5 * 2);
+  try {
+    check_invariants(n, ErrorKind::Input, "t");
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Input);
+    CHECK(std::string(e.what()).find("nodes 5 and 6 have more parallel links than chip_radix 2") !=
+          std::string::npos);
+  }
+  // The same pair the other way round (6 -> 5 in direction -1) counts as the same direction.
+  n.links.pop_back();
+  topo::Link rev = n.links[10];
+  std::swap(rev.a, rev.b);
+  rev.dir = -rev.dir;
+  rev.id = static_cast<std::int64_t>(n.links.size());
+  n.links.push_back(rev);
+  CHECK(kind_of([&] { check_invariants(n, ErrorKind::Input, "t"); }) == ErrorKind::Input);
 }
