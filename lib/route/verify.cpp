@@ -4,6 +4,7 @@
 #include "route/cdg.hpp"
 #include "route/dor_symmetry.hpp"
 #include "route/minimal.hpp"
+#include "route/minimal_symmetry.hpp"
 #include "route/step.hpp"
 #include "topo/mesh.hpp"
 #include "topo/torus_geometry.hpp"
@@ -422,6 +423,7 @@ void require_connected(const topo::Network& n, const topo::Faults& f) {
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f) {
   if (auto v = verify_dor_symmetric(fn, n, f)) return std::move(*v);
+  if (auto v = verify_minimal_symmetric(fn, n, f)) return std::move(*v);
   return verify_routing_all_pairs(fn, n, f);
 }
 

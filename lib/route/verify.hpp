@@ -33,7 +33,8 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
 void require_connected(const topo::Network& n, const topo::Faults& f);
 
 // Everything the routing section records: deadlock check, reachability, hop statistics. Where the
-// network's symmetry allows (DOR on a torus, dor_symmetry.hpp) without walking every pair; the
+// network's symmetry allows (DOR on a torus, dor_symmetry.hpp; minimal routing on a network
+// with switches, per attachment, minimal_symmetry.hpp) without walking every pair; the
 // result is the same as verify_routing_all_pairs()'s.
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f);

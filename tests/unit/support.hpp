@@ -2,6 +2,7 @@
 #pragma once
 #include "core/error.hpp"
 #include "route/registry.hpp"
+#include "route/routing_section.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/grid.hpp"
 #include "topo/torus.hpp"
@@ -10,6 +11,8 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <functional>
+#include <random>
+#include <set>
 
 namespace icnkit::test {
 
@@ -101,6 +104,24 @@ inline topo::Network torus(const std::vector<int>& S) {
 }
 inline topo::Network mesh(const std::vector<int>& S) {
   return grid_network("mesh", S, std::vector<int>(S.size(), 1));
+}
+// `count` distinct failed links drawn with a fixed seed.
+inline topo::Faults failed_links(const topo::Network& n, int count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::set<std::int64_t> ids;
+  while (static_cast<int>(ids.size()) < count)
+    ids.insert(std::uniform_int_distribution<std::int64_t>(
+        0, static_cast<std::int64_t>(n.links.size()) - 1)(rng));
+  topo::Faults f;
+  for (auto id : ids) f.links.push_back({id, "explicit"});
+  return f;
+}
+// A verification as the routing section's JSON text, for byte-for-byte comparisons.
+inline std::string section_text(const route::Verification& v, const std::string& algorithm) {
+  route::RoutingSection s;
+  s.algorithm = algorithm;
+  s.verification = v;
+  return to_json(s).dump();
 }
 } // namespace routing
 
