@@ -4,11 +4,13 @@
 
 #include "coll/hops.hpp"
 #include "coll/rings.hpp"
+#include "sim/symmetry.hpp"
 #include "topo/torus_geometry.hpp"
 
 namespace icnkit::coll {
 
-ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net, StepLatency latency)
+ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net, StepLatency latency,
+                                 const topo::Faults* faults)
     : sched_(s), geo_(topo::TorusGeometry::of(net, "the schedule simulation")) {
   const topo::TorusGeometry& g = geo_;
   // Tables per dimension: the simulator asks for 8192 flows per step on 16x16x16, 360 times, so
@@ -70,6 +72,17 @@ ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net, St
       }
     }
   }
+  // One flow per orbit where every transfer is the same from every chip.
+  bool uniform = faults && faults->empty();
+  for (const Phase& ph : sched_.phases)
+    for (const Step& st : ph.steps)
+      for (const RingTransfer& tr : st.transfers) uniform = uniform && !tr.rings && tr.fold_at < 0;
+  if (uniform)
+    if (auto period = sim::link_periods(g, net)) {
+      sim::Translations t = sim::translations(g, net, *period);
+      domain_ = std::move(t.sources);
+      orbits_ = sim::FlowOrbits{std::move(t.channel_rep), t.order};
+    }
 }
 
 void ScheduleProgram::flows(std::size_t step, sim::StepFlows& out) const {
@@ -99,6 +112,24 @@ void ScheduleProgram::flows(std::size_t step, sim::StepFlows& out) const {
     for (std::size_t i = base; i < base + static_cast<std::size_t>(t.size); ++i)
       out.add1(t.chip[i], next[i], bytes, chan[i]);
   };
+  if (orbits_) {
+    const std::vector<std::uint32_t>& rep = orbits_->channel_rep;
+    out.flows.reserve(st.transfers.size() * domain_.size());
+    for (const RingTransfer& tr : st.transfers) {
+      const double bytes = transfer_bytes(ph, tr);
+      for (std::int64_t u : domain_) {
+        path.clear();
+        std::int64_t last = 0;
+        for_each_hop(geo_, ph.dimension, t.size, u, geo_.coord(u, ph.dimension), tr,
+                     [&](std::int64_t, std::int64_t dst, std::int64_t ch) {
+                       path.push_back(rep[static_cast<std::size_t>(ch)]);
+                       last = dst;
+                     });
+        out.add(u, last, bytes, path);
+      }
+    }
+    return;
+  }
   std::size_t total = 0;
   for (const RingTransfer& tr : st.transfers)
     total += (tr.rings ? tr.rings->size() : static_cast<std::size_t>(t.ring_count)) *

@@ -7,6 +7,7 @@
 #include "topo/torus_geometry.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,14 +28,20 @@ public:
   // be the torus the schedule was made for (Error(Infeasible) for another family; shapes are
   // checked by verify(), run it first on schedules read from documents).
   // Astra takes alpha from the network's first link (the artifact's tori have one latency).
+  // Given `faults` (the analytic engine's case) and none has failed, a schedule whose transfers
+  // all cover every ring without a fold is simulated one flow per orbit of the torus's
+  // translations (sim/symmetry.hpp: the same result bit for bit); orbits() then says so.
   ScheduleProgram(const Schedule& s, const topo::Network& net,
-                  StepLatency latency = StepLatency::PerHop);
+                  StepLatency latency = StepLatency::PerHop, const topo::Faults* faults = nullptr);
 
   const std::vector<std::string>& phases() const override { return phase_names_; }
   const std::vector<sim::StepInfo>& steps() const override { return steps_; }
   // For every transfer, every ring in its scope (ascending), every position (ascending):
   // add1(chip, neighbour, bytes, channel). Deterministic order.
+  // By orbits: the same for the chips of the fundamental domain only, every channel replaced by
+  // its orbit's representative.
   void flows(std::size_t step, sim::StepFlows& out) const override;
+  const sim::FlowOrbits* orbits() const override { return orbits_ ? &*orbits_ : nullptr; }
 
 private:
   struct DimTable {
@@ -49,6 +56,8 @@ private:
   std::vector<sim::StepInfo> steps_;
   std::vector<std::pair<std::size_t, std::size_t>> where_; // step id -> (phase, index)
   std::vector<DimTable> dims_;
+  std::optional<sim::FlowOrbits> orbits_;
+  std::vector<std::int64_t> domain_; // the chips that send, by orbits
 };
 
 } // namespace icnkit::coll

@@ -227,4 +227,10 @@ double parse_time(const std::string& text, const std::string& where, double hi) 
   return t;
 }
 
+std::string format_mib(std::int64_t bytes) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return b;
+}
+
 } // namespace icnkit

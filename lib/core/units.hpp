@@ -34,6 +34,9 @@ double parse_bandwidth(const std::string& text, const std::string& where,
 double parse_time(const std::string& text, const std::string& where, double hi = kLinkLatencyMax);
 
 // The accepted units, for messages and --help: "B/s, KB/s, ..." and "s, ms, us, ns, ps".
+// "12.3 MiB": a memory figure in messages (one decimal).
+std::string format_mib(std::int64_t bytes);
+
 std::string bandwidth_units();
 std::string time_units();
 

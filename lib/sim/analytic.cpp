@@ -372,6 +372,15 @@ AnalyticResult Engine::run() {
     res_.time_s = std::max(res_.time_s, res_.step_end_s[s]);
   }
 
+  // A quotient program's representatives stand for their orbits.
+  if (const FlowOrbits* o = prog_.orbits()) {
+    if (o->channel_rep.size() != bw_.size())
+      fail_runtime("analytic engine", "channel orbits do not match the network");
+    for (std::size_t c = 0; c < bw_.size(); ++c)
+      res_.channel_bytes[c] = res_.channel_bytes[o->channel_rep[c]];
+    res_.flows *= o->multiplicity;
+  }
+
   // Utilisation per directed channel of every live link.
   double sum = 0, sum_busy = 0;
   res_.channel_utilisation.assign(bw_.size(), 0.0);

@@ -43,6 +43,15 @@ struct StepInfo {
   double latency_s = -1;
 };
 
+// A program that stands for a larger one by symmetry (sim/symmetry.hpp): each of its flows is one
+// of `multiplicity` equivalent flows, and every channel it names is the representative of an
+// orbit of channels that carry the same bytes. The engine copies the representatives' figures to
+// their orbits and counts flows times the multiplicity.
+struct FlowOrbits {
+  std::vector<std::uint32_t> channel_rep; // per directed channel of the network
+  std::int64_t multiplicity = 1;
+};
+
 class Program {
 public:
   virtual ~Program() = default;
@@ -50,6 +59,8 @@ public:
   virtual const std::vector<StepInfo>& steps() const = 0; // a step's index is its id
   // Fills `out` (cleared first) with the flows of one step.
   virtual void flows(std::size_t step, StepFlows& out) const = 0;
+  // Null unless the program is a quotient by symmetry (above).
+  virtual const FlowOrbits* orbits() const { return nullptr; }
 };
 
 } // namespace icnkit::sim

@@ -6,15 +6,19 @@
 #include "topo/network.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace icnkit::sim {
 
-// Practical limit of the all-to-all baseline: one flow per ordered pair, n(n-1) flows held at
-// once with their paths (about 150 bytes per flow in the program and the engine together), so
-// 2^21 flows (up to 1448 chips) stay within a few hundred MB. 4096 chips would be 16.7M flows.
-inline constexpr std::int64_t kMaxTrafficFlows = std::int64_t{1} << 21;
+// What the baseline holds per flow in flight, to bound it by memory rather than by a flow count:
+// the flow in the program's buffer and in the engine's arrays, and per hop its channel in the
+// buffer (8 B), the engine's pool (4 B) and the engine's by-channel index (4 B). Hops are
+// estimated as the network's diameter / 2 + 1, its mean path length on a torus.
+inline constexpr std::int64_t kTrafficBytesPerFlow = 104;
+inline constexpr std::int64_t kTrafficBytesPerHop = 16;
+inline constexpr std::int64_t kDefaultTrafficMaxBytes = std::int64_t{4} << 30;
 
 // --traffic all-to-all: one step in which every ordered pair (s, t), s != t, of live chips sends
 // bytes_per_node / n bytes (n = live chips) as one flow over its path from route::trace.
@@ -25,20 +29,30 @@ inline constexpr std::int64_t kMaxTrafficFlows = std::int64_t{1} << 21;
 // --traffic all-to-all-mpich: what MPICH's MPI_Alltoall picks by default for the per-pair size
 // m = bytes_per_node / n: every pair at once (its "scattered" isend/irecv algorithm) for
 // m <= 32 KiB (MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE), the pairwise exchange above.
-// Construction refuses (Error(Infeasible)) more than max_flows flows; flows() refuses a pair the
-// routing cannot deliver (the baseline must be whole), naming how many and one example.
+// The pairwise exchange holds n flows at a time, so it streams any size.
+// Construction refuses (Error(Infeasible)) a step whose flows would take more than max_bytes;
+// flows() refuses a pair the routing cannot deliver (the baseline must be whole), naming how
+// many and one example.
 enum class AllToAllPattern { Simultaneous, Pairwise, Mpich };
 inline constexpr double kMpichMediumMessage = 32768;
+
+struct AllToAllOptions {
+  AllToAllPattern pattern = AllToAllPattern::Simultaneous;
+  std::int64_t max_bytes = kDefaultTrafficMaxBytes;
+  // For the analytic engine only: where the routing is translation invariant (sim/symmetry.hpp),
+  // one flow per orbit (orbits() says how to expand), the same report bit for bit.
+  bool symmetry = false;
+};
 
 class AllToAllTraffic final : public Program {
 public:
   AllToAllTraffic(const topo::Network& n, const topo::Faults& f, const route::RoutingFunction& fn,
-                  double bytes_per_node, std::int64_t max_flows = kMaxTrafficFlows,
-                  AllToAllPattern pattern = AllToAllPattern::Simultaneous);
+                  double bytes_per_node, const AllToAllOptions& options = {});
 
   const std::vector<std::string>& phases() const override { return phases_; }
   const std::vector<StepInfo>& steps() const override { return steps_; }
   void flows(std::size_t step, StepFlows& out) const override;
+  const FlowOrbits* orbits() const override { return orbits_ ? &*orbits_ : nullptr; }
 
   std::int64_t n_nodes() const { return static_cast<std::int64_t>(live_.size()); }
   AllToAllPattern pattern() const { return pattern_; } // Mpich resolved to what it runs
@@ -47,7 +61,10 @@ private:
   const topo::Network& net_;
   const route::RoutingFunction& fn_;
   std::vector<char> down_links_;
-  std::vector<std::int64_t> live_; // live chip ids, ascending
+  std::vector<std::int64_t> live_;   // live chip ids, ascending
+  std::vector<std::size_t> sources_; // indices into live_ of the chips that send (all, or one
+                                     // per orbit under the symmetry)
+  std::optional<FlowOrbits> orbits_;
   double bytes_per_flow_ = 0;
   AllToAllPattern pattern_;
   std::vector<std::string> phases_{"all-to-all"};

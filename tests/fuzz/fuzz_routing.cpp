@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                        : h % 3 == 1 ? sim::AllToAllPattern::Pairwise
                                                     : sim::AllToAllPattern::Mpich;
   fuzz::attempt([&] {
-    sim::AllToAllTraffic t(n, f, *fn, 1 << 20, sim::kMaxTrafficFlows, pattern);
+    sim::AllToAllTraffic t(n, f, *fn, 1 << 20, {pattern});
     sim::AnalyticOptions opt;
     opt.down_links = &down;
     sim::AnalyticResult r = sim::simulate_analytic(t, n, opt);

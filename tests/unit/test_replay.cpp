@@ -209,7 +209,7 @@ TEST_CASE("replay: all-to-all over DOR and WFR delivers bytes / n to every order
     auto fn = route::build_routing(*route::find_algorithm(alg), json::object(), net, f, errors).fn;
     for (auto pattern : {sim::AllToAllPattern::Simultaneous, sim::AllToAllPattern::Pairwise}) {
       const double bytes = 64 * 1000.0;
-      sim::AllToAllTraffic prog(net, f, *fn, bytes, sim::kMaxTrafficFlows, pattern);
+      sim::AllToAllTraffic prog(net, f, *fn, bytes, {pattern});
       Fabric fab(net, f, *fn, replay_router(3, std::max(2, fn->vc_count())),
                  std::vector<int>(net.links.size(), 3));
       ReplayParams P;

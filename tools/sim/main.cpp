@@ -80,7 +80,8 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
                  "replay) or N (default 1, as BookSim attaches a node)")
       ->group(g);
   app.add_option("--max-memory", f.max_memory,
-                 "Replay: refuse (exit 4) a replay whose state would pass this (default 4GiB)")
+                 "Refuse (exit 4) a replay or an all-to-all baseline whose state would pass "
+                 "this (default 4GiB)")
       ->group(g);
   app.add_option("--hotspot", f.hotspot,
                  "Hot chips and their share of the packets for --traffic hotspot: NODES:FRACTION, "
@@ -324,16 +325,19 @@ struct SizedRun {
   std::int64_t n_nodes = 0, bytes_per_node = 0;
   std::optional<coll::Schedule> sized; // the schedule at this size
 };
+// `all`: the all-to-all baselines' memory bound (the pattern comes from traffic) and whether
+// the program may simulate one flow per orbit (the analytic engine; sim/symmetry.hpp).
 SizedRun program_at(std::uint64_t size, const std::string& traffic, const Document& d,
-                    const route::RoutingFunction* fn, coll::StepLatency latency) {
+                    const route::RoutingFunction* fn, coll::StepLatency latency,
+                    sim::AllToAllOptions all) {
   SizedRun r;
   const topo::Network& net = *d.network;
   const topo::Faults& faults = d.faults_or_none();
   r.n_nodes = live_chips(net, faults);
   if (!traffic.empty()) {
+    all.pattern = all_to_all_pattern(traffic);
     auto t =
-        std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(size),
-                                               sim::kMaxTrafficFlows, all_to_all_pattern(traffic));
+        std::make_unique<sim::AllToAllTraffic>(net, faults, *fn, static_cast<double>(size), all);
     const bool pairwise = t->pattern() == sim::AllToAllPattern::Pairwise;
     r.n_nodes = t->n_nodes();
     r.prog = std::move(t);
@@ -345,7 +349,8 @@ SizedRun program_at(std::uint64_t size, const std::string& traffic, const Docume
   }
   r.sized =
       size == 0 ? *d.schedule : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
-  r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency);
+  r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency,
+                                                   all.symmetry ? &faults : nullptr);
   r.source = "schedule";
   r.collective = r.sized->collective;
   r.algorithm = r.sized->algorithm;
@@ -440,7 +445,8 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   // One replay per size (the document's own when there is no --sizes).
   auto replay_one = [&](std::uint64_t size) {
     auto [prog, source, collective, algorithm, n_nodes, bytes_per_node, sized] =
-        program_at(size, traffic, d, fn.get(), coll::StepLatency::PerHop);
+        program_at(size, traffic, d, fn.get(), coll::StepLatency::PerHop,
+                   sim::AllToAllOptions{sim::AllToAllPattern::Simultaneous, P.max_bytes, false});
     Progress progress("net-sim flit replay", prog->steps().size());
     const sim::flit::ReplayResult r = sim::flit::replay(
         fab, *prog, routes.get(), P, sim::flit::engine_parts(fab, threads), &progress);
@@ -642,6 +648,11 @@ int main(int argc, char** argv) {
         const std::string src = source_name(c.input);
         const topo::Network& net = d.require_network("net-sim");
         const topo::Faults& faults = d.faults_or_none();
+        // The all-to-all baselines: one flow per orbit where the routing is symmetric.
+        sim::AllToAllOptions all;
+        all.symmetry = true;
+        all.max_bytes = static_cast<std::int64_t>(std::min<std::uint64_t>(
+            parse_bytes(flit.max_memory, "--max-memory"), std::uint64_t{1} << 62));
         sim::AnalyticOptions opt;
         std::vector<char> down = faults.down_links(net);
         opt.down_links = &down;
@@ -664,7 +675,7 @@ int main(int argc, char** argv) {
         auto simulate = [&](std::uint64_t size) {
           auto [prog, source, collective, algorithm, n_nodes, bytes_per_node, sized] = program_at(
               size, traffic, d, fn.get(),
-              latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop);
+              latency_model == "astra" ? coll::StepLatency::Astra : coll::StepLatency::PerHop, all);
           Progress progress("net-sim", prog->steps().size());
           opt.progress = &progress;
           sim::AnalyticResult res = sim::simulate_analytic(*prog, net, opt);

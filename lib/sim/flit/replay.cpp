@@ -1,5 +1,7 @@
 #include "sim/flit/replay.hpp"
 
+#include "core/units.hpp"
+
 #include "core/error.hpp"
 #include "core/progress.hpp"
 
@@ -12,12 +14,6 @@ namespace {
 
 template <class T> std::size_t z(T v) {
   return static_cast<std::size_t>(v);
-}
-
-std::string mib(std::int64_t bytes) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  return b;
 }
 
 // A flow in flight: what it still has to offer and to receive.
@@ -64,9 +60,9 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
 
   const std::int64_t engine_bytes = f.engine_bytes();
   if (engine_bytes > P.max_bytes)
-    fail_infeasible("--max-memory", "the replay needs about " + mib(engine_bytes) +
+    fail_infeasible("--max-memory", "the replay needs about " + format_mib(engine_bytes) +
                                         " for the routers' buffers alone, above the bound of " +
-                                        mib(P.max_bytes));
+                                        format_mib(P.max_bytes));
 
   const topo::Network& n = f.network();
   std::vector<std::int32_t> slot_base(z(n.n_chip) + 1, 0);
@@ -111,10 +107,10 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
       if (engine_bytes + (live_flows + 1) * kReplayBytesPerFlow > P.max_bytes)
         fail_infeasible("--max-memory",
                         "the replay needs more than " +
-                            mib(engine_bytes + (live_flows + 1) * kReplayBytesPerFlow) +
-                            " (routers' buffers " + mib(engine_bytes) + ", " +
+                            format_mib(engine_bytes + (live_flows + 1) * kReplayBytesPerFlow) +
+                            " (routers' buffers " + format_mib(engine_bytes) + ", " +
                             std::to_string(live_flows + 1) +
-                            " flows in flight), above the bound of " + mib(P.max_bytes));
+                            " flows in flight), above the bound of " + format_mib(P.max_bytes));
       std::uint32_t id;
       if (!free_flows.empty()) {
         id = free_flows.back();
