@@ -63,7 +63,6 @@ struct Cursor {
     ++*at;
     return c;
   }
-  friend bool operator==(const Cursor& a, const Cursor& b) { return *a.at == *b.at; }
   friend bool operator!=(const Cursor& a, const Cursor& b) { return *a.at != *b.at; }
 };
 
