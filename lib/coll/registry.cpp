@@ -155,6 +155,16 @@ const std::vector<DimSchedulingInfo>& dim_schedulings() {
   return list;
 }
 
+const CollectiveInfo* find_collective(const std::string& name) {
+  return find(collectives(), name);
+}
+const AlgorithmInfo* find_algorithm(const std::string& name) {
+  return find(algorithms(), name);
+}
+const DimSchedulingInfo* find_dim_scheduling(const std::string& name) {
+  return find(dim_schedulings(), name);
+}
+
 const CollectiveInfo& require_collective(const std::string& name, const std::string& where) {
   if (auto* c = find(collectives(), name)) return *c;
   fail_usage(where, "unknown collective '" + name + "' (known: " + collective_names() + ")");

@@ -66,6 +66,11 @@ const std::vector<CollectiveInfo>& collectives();
 const std::vector<AlgorithmInfo>& algorithms();
 const std::vector<DimSchedulingInfo>& dim_schedulings();
 
+// Lookups: nullptr when the name is unknown.
+const CollectiveInfo* find_collective(const std::string& name);
+const AlgorithmInfo* find_algorithm(const std::string& name);
+const DimSchedulingInfo* find_dim_scheduling(const std::string& name);
+
 // Lookups that throw Error(Usage) naming `where` and listing the known names.
 const CollectiveInfo& require_collective(const std::string& name, const std::string& where);
 const AlgorithmInfo& require_algorithm(const std::string& name, const std::string& where);

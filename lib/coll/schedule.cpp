@@ -1,5 +1,7 @@
 #include "coll/schedule.hpp"
 
+#include "coll/registry.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -184,6 +186,23 @@ Schedule parse_schedule(ObjReader& r) {
   s.algorithm = r.string("algorithm");
   s.dim_scheduling = r.string("dim_scheduling");
   s.fault_handling = r.string("fault_handling");
+  // The names are the registry's: a schedule says what made it, and the simulators' reports
+  // and tables (net-sim --format nccl's header) print them.
+  if (!find_collective(s.collective))
+    r.fail("collective",
+           "unknown collective \"" + s.collective + "\" (known: " + collective_names() + ")");
+  const AlgorithmInfo* alg = find_algorithm(s.algorithm);
+  if (!alg)
+    r.fail("algorithm",
+           "unknown algorithm \"" + s.algorithm + "\" (known: " + algorithm_names() + ")");
+  if (!alg->implements(s.collective))
+    r.fail("algorithm", s.algorithm + " does not schedule " + s.collective);
+  if (!find_dim_scheduling(s.dim_scheduling))
+    r.fail("dim_scheduling", "unknown dimension scheduling \"" + s.dim_scheduling +
+                                 "\" (known: " + dim_scheduling_names() + ")");
+  if (s.fault_handling != alg->fault_handling)
+    r.fail("fault_handling", "is \"" + alg->fault_handling + "\" for " + s.algorithm + ", not \"" +
+                                 s.fault_handling + "\"");
   s.bytes_per_node = r.integer("bytes_per_node", 1);
   s.chunks = static_cast<int>(r.integer("chunks", 1, kMaxChunks));
   s.lanes = static_cast<int>(r.integer_opt("lanes", 1, kMaxLanes).value_or(1));

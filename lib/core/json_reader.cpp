@@ -297,8 +297,12 @@ const json* ObjReader::ext() {
 
 void ObjReader::done() const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
-    if (it.key() == "ext" || std::find(used_.begin(), used_.end(), &it.value()) != used_.end())
-      continue;
+    if (std::find(used_.begin(), used_.end(), &it.value()) != used_.end()) continue;
+    // "ext" is read (and kept) where a reader asks for it, the document's top level: anywhere
+    // else it would be dropped on the way through a tool, so it is refused.
+    if (it.key() == "ext")
+      fail_input(where(it.key()), "\"ext\" is kept at the document's top level (/ext) only: "
+                                  "put your metadata there");
     fail_input(where(it.key()), "unknown key \"" + it.key() + "\"");
   }
 }

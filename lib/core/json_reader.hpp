@@ -77,9 +77,9 @@ public:
   // An array streamed from the text never exists as a whole tree.
   void for_each_object(const std::string& key, const std::function<void(std::size_t)>& count,
                        const std::function<void(ObjReader&, std::size_t)>& each);
-  const json* ext(); // the "ext" object, if any
+  const json* ext(); // the "ext" object, if any (only the document's top level asks)
 
-  void done() const; // rejects any key that was not read
+  void done() const; // rejects any key that was not read ("ext" included)
 
 private:
   const json& j_;

@@ -47,6 +47,13 @@ const UnitTable& time_table() {
   return k;
 }
 
+// Microseconds as people write them: the micro sign (U+00B5) or the Greek mu (U+03BC).
+std::string ascii_micro(std::string unit) {
+  for (const char* mu : {"\xC2\xB5", "\xCE\xBC"})
+    if (unit.rfind(mu, 0) == 0) return unit.replace(0, 2, 1, 'u');
+  return unit;
+}
+
 std::string names(const UnitTable& t) {
   std::string s;
   for (auto& [name, f] : t) s += (s.empty() ? "" : ", ") + name;
@@ -86,18 +93,27 @@ std::size_t number_length(const std::string& t) {
   return end;
 }
 
-// Splits "64.5MiB" into 64.5 and "MiB"; rejects anything that is not number + suffix.
+// Splits "64.5MiB" (or " 64.5 MiB ") into 64.5 and "MiB"; rejects anything that is not a
+// number and a suffix. Spaces may surround the value and stand between the number and its unit,
+// nowhere else: "1 2" is not 12, nor "5 0GB/s" 50 GB/s.
 std::pair<double, std::string> split(const std::string& text, const std::string& where,
                                      const char* what) {
-  std::string t;
-  for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c))) t += c;
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::size_t b = 0, e = text.size();
+  while (b < e && space(text[b])) ++b;
+  while (e > b && space(text[e - 1])) --e;
+  const std::string t = text.substr(b, e - b);
   if (t.empty()) fail_usage(where, std::string("empty ") + what);
   const std::size_t n = number_length(t);
   if (n == 0) fail_usage(where, "'" + text + "' is not a " + what);
   double v = std::strtod(t.substr(0, n).c_str(), nullptr);
   if (!std::isfinite(v)) fail_usage(where, "'" + text + "' is out of range");
-  return {v, t.substr(n)};
+  std::size_t u = n;
+  while (u < t.size() && space(t[u])) ++u;
+  std::string unit = t.substr(u);
+  for (char c : unit)
+    if (space(c)) fail_usage(where, "'" + text + "' is not a " + what);
+  return {v, unit};
 }
 
 // `v` in the largest unit of `t` it is at least 1 of, e.g. 1e15 -> "1PB/s", 1 -> "1s".
@@ -119,7 +135,11 @@ std::string bandwidth_units() {
   return names(bandwidth_table());
 }
 std::string time_units() {
-  return names(time_table());
+  return names(time_table()) + " (or \xC2\xB5s)";
+}
+std::string size_units() {
+  return "B, KB, MB, GB, TB (powers of 1000), KiB, MiB, GiB, TiB and nccl-tests' K, M, G, T "
+         "(powers of 1024)";
 }
 
 std::uint64_t parse_bytes(const std::string& text, const std::string& where) {
@@ -133,14 +153,14 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& where) {
                               {"MiB", 1048576.0},
                               {"GiB", 1073741824.0},
                               {"TiB", 1099511627776.0},
-                              {"K", 1e3},
-                              {"M", 1e6},
-                              {"G", 1e9}};
+                              // nccl-tests' suffixes (-b 8K -e 1G): powers of 1024
+                              {"K", 1024.0},
+                              {"M", 1048576.0},
+                              {"G", 1073741824.0},
+                              {"T", 1099511627776.0}};
   auto [v, unit] = split(text, where, "size (e.g. 64MiB)");
   const double* f = find(k, unit);
-  if (!f)
-    fail_usage(where,
-               "unknown size unit '" + unit + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  if (!f) fail_usage(where, "unknown size unit '" + unit + "' (" + size_units() + ")");
   double bytes = v * *f;
   if (!(bytes >= 1)) fail_usage(where, "size must be at least 1 byte");
   if (bytes > 1.0e18) fail_usage(where, "size '" + text + "' is too large");
@@ -215,11 +235,12 @@ double parse_bandwidth(const std::string& text, const std::string& where, double
 
 double parse_time(const std::string& text, const std::string& where, double hi) {
   const UnitTable& k = time_table();
-  auto [v, unit] = split(text, where, "time (e.g. 1us)");
+  auto [v, written] = split(text, where, "time (e.g. 1us)");
+  const std::string unit = ascii_micro(written);
   if (unit.empty() && v != 0)
     fail_usage(where, "'" + text + "' has no unit (e.g. 1us; units: " + time_units() + ")");
   const double* f = unit.empty() ? &k.front().second : find(k, unit);
-  if (!f) fail_usage(where, "unknown time unit '" + unit + "' (units: " + time_units() + ")");
+  if (!f) fail_usage(where, "unknown time unit '" + written + "' (units: " + time_units() + ")");
   double t = v / *f;
   if (t == 0) t = 0; // not -0
   if (!(t >= 0 && t <= hi))

@@ -17,7 +17,8 @@ inline constexpr double kLinkLatencyMax = 1.0;    // seconds
 // Numbers are decimal: [+-]digits[.digits][e[+-]digits] (no hex, inf or nan), then the unit.
 // Errors are Error(Usage) naming `where`.
 
-// "64MiB", "8KB", "2GB", "4096" (bytes). KB/MB/GB/TB are powers of 1000, KiB/MiB/GiB/TiB of 1024.
+// "64MiB", "8KB", "2GB", "4096", "64 MiB" (bytes). KB/MB/GB/TB are powers of 1000,
+// KiB/MiB/GiB/TiB of 1024, and so are nccl-tests' bare K/M/G/T (its -b 8K -e 1G mean binary).
 // Result must be a whole, positive number of bytes.
 std::uint64_t parse_bytes(const std::string& text, const std::string& where);
 // A range of sizes as nccl-tests sweeps them (-b, -e, -f / -i): "8KiB:1GiB:x2" (from FROM to
@@ -29,8 +30,8 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text, const std::strin
 // the accepted units); the result must lie in [lo, hi] bytes/s.
 double parse_bandwidth(const std::string& text, const std::string& where,
                        double lo = kLinkBandwidthMin, double hi = kLinkBandwidthMax);
-// "1us", "100ns", "2ms", "1s" (seconds). The unit is required, except for 0; the result must
-// lie in [0, hi] seconds.
+// "1us", "1µs", "100ns", "2ms", "1s" (seconds). The unit is required, except for 0; the result
+// must lie in [0, hi] seconds.
 double parse_time(const std::string& text, const std::string& where, double hi = kLinkLatencyMax);
 
 // The accepted units, for messages and --help: "B/s, KB/s, ..." and "s, ms, us, ns, ps".
@@ -39,5 +40,6 @@ std::string format_mib(std::int64_t bytes);
 
 std::string bandwidth_units();
 std::string time_units();
+std::string size_units(); // for messages and --help: which suffixes, decimal or binary
 
 } // namespace icnkit

@@ -2,6 +2,7 @@
 
 #include "route/dependency_graph.hpp"
 #include "route/dor.hpp"
+#include "route/hop_tally.hpp"
 #include "route/verify.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -303,22 +304,13 @@ std::optional<Verification> verify_dor_symmetric(const RoutingFunction& fn, cons
     offsets = std::move(next);
   }
   std::vector<std::int64_t> histogram(offsets.size(), 0);
-  std::int64_t delivered = 0, total = 0;
-  for (std::size_t h = 1; h < offsets.size(); ++h) {
-    histogram[h] = offsets[h] * N;
-    delivered += histogram[h];
-    total += histogram[h] * static_cast<std::int64_t>(h);
-  }
+  for (std::size_t h = 1; h < offsets.size(); ++h) histogram[h] = offsets[h] * N;
   // Pairs cut by a failed link are not delivered; DOR does not route around faults.
   for (std::uint64_t p : cut) {
     const auto src = static_cast<std::int64_t>(p / static_cast<std::uint64_t>(N));
     const auto dst = static_cast<std::int64_t>(p % static_cast<std::uint64_t>(N));
-    const std::int64_t h = T.distance(src, dst);
-    --histogram[static_cast<std::size_t>(h)];
-    --delivered;
-    total -= h;
+    --histogram[static_cast<std::size_t>(T.distance(src, dst))];
   }
-  while (!histogram.empty() && histogram.back() == 0) histogram.pop_back();
   v.unreachable_pairs = static_cast<std::int64_t>(cut.size());
   for (std::size_t k = 0; k < cut.size() && k < kMaxListedUnreachable; ++k) {
     const auto src = static_cast<std::int64_t>(cut[k] / static_cast<std::uint64_t>(N));
@@ -326,13 +318,12 @@ std::optional<Verification> verify_dor_symmetric(const RoutingFunction& fn, cons
     Path p = trace(fn, n, T.down_links(), T.down_chips(), src, dst, v.hop_limit);
     v.unreachable.push_back({src, dst, p.reason});
   }
-  // Every delivered pair takes a shortest route: stretch 1 (a sum of ones is exact).
-  v.hops.histogram = histogram;
-  v.hops.max = histogram.empty() ? 0 : static_cast<std::int64_t>(histogram.size()) - 1;
-  v.hops.mean = delivered ? static_cast<double>(total) / static_cast<double>(delivered) : 0.0;
-  v.hops.stretch_mean = 1.0;
-  v.hops.stretch_max = 1.0;
-  v.hops.non_minimal_pairs = 0;
+  // Every delivered pair takes a shortest route: its hops are its fault-free shortest hops.
+  HopTally tally;
+  for (std::size_t h = 1; h < histogram.size(); ++h)
+    if (histogram[h])
+      tally.add(static_cast<std::int64_t>(h), static_cast<std::int64_t>(h), histogram[h]);
+  v.hops = tally.stats();
   return v;
 }
 

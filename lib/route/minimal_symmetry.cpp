@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "route/adjacency.hpp"
 #include "route/dependency_graph.hpp"
+#include "route/hop_tally.hpp"
 #include "route/minimal.hpp"
 #include "route/verify.hpp"
 
@@ -12,7 +13,6 @@
 #include <map>
 #include <memory>
 #include <numeric>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -374,11 +374,8 @@ verify_minimal_symmetric(const RoutingFunction& fn, const topo::Network& n, cons
     cls[static_cast<std::size_t>(c)] = it->second;
   }
   const std::size_t K = count.size();
-  std::vector<std::int64_t> histogram;
-  std::int64_t delivered = 0, total = 0, stretched = 0, non_minimal = 0;
-  double stretch_max = 1;
-  std::vector<std::int64_t> unreachable_from(K, 0);                     // per source class
-  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> ratios; // (hops, shortest): pairs
+  HopTally tally;
+  std::vector<std::int64_t> unreachable_from(K, 0); // per source class
   auto pair_of = [&](std::size_t j, std::size_t k) -> std::pair<std::int64_t, std::int64_t> {
     if (j != k) return {rep1[j], rep1[k]};
     return {rep2[j], rep1[k]};
@@ -394,67 +391,8 @@ verify_minimal_symmetric(const RoutingFunction& fn, const topo::Network& n, cons
         unreachable_from[j] += pairs;
         continue;
       }
-      const std::int64_t sh = m0.distance(s, d);
-      if (static_cast<std::size_t>(h) >= histogram.size())
-        histogram.resize(static_cast<std::size_t>(h) + 1, 0);
-      histogram[static_cast<std::size_t>(h)] += pairs;
-      delivered += pairs;
-      total += pairs * h;
-      if (sh > 0) {
-        stretch_max = std::max(stretch_max, static_cast<double>(h) / static_cast<double>(sh));
-        stretched += pairs;
-        if (h > sh) non_minimal += pairs;
-        ratios[{h, sh}] += pairs;
-      }
+      tally.add(h, std::max<std::int64_t>(m0.distance(s, d), 0), pairs);
     }
-  // The stretch sum: exact in any order when every ratio is a dyadic fraction and the scaled
-  // total fits a double's mantissa; else added in verify_routing_all_pairs()'s order.
-  double stretch_sum = 0;
-  int scale = 0;
-  bool dyadic = true;
-  for (const auto& [r, pairs] : ratios) {
-    const std::int64_t den = r.second / std::gcd(r.first, r.second);
-    const int e = log2_exact(static_cast<std::size_t>(den));
-    if (e < 0) dyadic = false;
-    scale = std::max(scale, e);
-  }
-  __int128 scaled = 0;
-  if (dyadic)
-    for (const auto& [r, pairs] : ratios)
-      scaled +=
-          static_cast<__int128>(pairs) * ((static_cast<__int128>(r.first) << scale) / r.second);
-  if (dyadic && scaled < (static_cast<__int128>(1) << 53)) {
-    stretch_sum = std::ldexp(static_cast<double>(static_cast<std::int64_t>(scaled)), -scale);
-  } else {
-    // Destinations dealt round-robin to the reference's workers, each summing its own pairs
-    // (destination, then source, in id order), then added up in worker order.
-    const std::size_t workers = std::clamp<std::size_t>(
-        std::thread::hardware_concurrency(), 1,
-        std::min<std::size_t>(8, std::max<std::size_t>(live.size() / 64, 1)));
-    std::vector<double> row(K);
-    double sum = 0;
-    for (std::size_t id = 0; id < workers; ++id) {
-      double part = 0;
-      for (std::size_t i = id; i < live.size(); i += workers) {
-        const std::int64_t dst = live[i];
-        const auto k = static_cast<std::size_t>(cls[static_cast<std::size_t>(dst)]);
-        for (std::size_t j = 0; j < K; ++j) {
-          row[j] = -1;
-          if (count[j] - (j == k ? 1 : 0) == 0) continue;
-          const auto [s, d] = pair_of(j, k);
-          const std::int64_t h = m.distance(s, d), sh = m0.distance(s, d);
-          if (h >= 0 && sh > 0) row[j] = static_cast<double>(h) / static_cast<double>(sh);
-        }
-        for (std::int64_t src : live) {
-          if (src == dst) continue;
-          const double r = row[static_cast<std::size_t>(cls[static_cast<std::size_t>(src)])];
-          if (r >= 0) part += r;
-        }
-      }
-      sum = id == 0 ? part : sum + part;
-    }
-    stretch_sum = sum;
-  }
   // The first unreachable pairs by (src, dst), with trace()'s reason.
   for (std::int64_t src : live) {
     if (v.unreachable.size() >= kMaxListedUnreachable) break;
@@ -466,12 +404,7 @@ verify_minimal_symmetric(const RoutingFunction& fn, const topo::Network& n, cons
       if (v.unreachable.size() >= kMaxListedUnreachable) break;
     }
   }
-  v.hops.histogram = histogram;
-  v.hops.max = histogram.empty() ? 0 : static_cast<std::int64_t>(histogram.size()) - 1;
-  v.hops.mean = delivered ? static_cast<double>(total) / static_cast<double>(delivered) : 0.0;
-  v.hops.stretch_mean = stretched ? stretch_sum / static_cast<double>(stretched) : 1.0;
-  v.hops.stretch_max = stretch_max;
-  v.hops.non_minimal_pairs = non_minimal;
+  v.hops = tally.stats();
   return v;
 }
 

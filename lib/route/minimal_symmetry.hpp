@@ -23,8 +23,8 @@
 // minimal path is below it).
 // Reachability and hops follow from the distances alone (a minimal route's hops are its source's
 // distance; no route exactly when that is infinite): per pair of chip classes (live attachment,
-// fault-free attachment). The stretch sum is a sum of doubles: exact in any order when every
-// ratio is dyadic and the sum small enough, else added in the all-pairs path's own order.
+// fault-free attachment), counted into the same exact tally as the all-pairs path
+// (hop_tally.hpp), which gives the same statistics whatever the order of the pairs.
 // The load: a node's inflow splits evenly over its choices, so the load of a channel is the
 // node-level flow summed over destinations: per column the flow from the non-members (the same for
 // every member) times the members, plus per member its last hop. Computed in exact integer units

@@ -1,8 +1,10 @@
 #include "route/verify.hpp"
 
 #include "core/progress.hpp"
+#include "core/threads.hpp"
 #include "route/cdg.hpp"
 #include "route/dor_symmetry.hpp"
+#include "route/hop_tally.hpp"
 #include "route/minimal.hpp"
 #include "route/minimal_symmetry.hpp"
 #include "route/step.hpp"
@@ -67,20 +69,7 @@ private:
 class Tally {
 public:
   // `shortest`: the fault-free shortest path's hops (for the stretch), 0 when unknown.
-  void delivered(std::int64_t hops, std::int64_t shortest) {
-    if (static_cast<std::size_t>(hops) >= histogram_.size())
-      histogram_.resize(static_cast<std::size_t>(hops) + 1, 0);
-    ++histogram_[static_cast<std::size_t>(hops)];
-    ++delivered_;
-    total_hops_ += hops;
-    if (shortest > 0) {
-      const double st = static_cast<double>(hops) / static_cast<double>(shortest);
-      stretch_sum_ += st;
-      stretch_max_ = std::max(stretch_max_, st);
-      ++stretched_;
-      if (hops > shortest) ++non_minimal_;
-    }
-  }
+  void delivered(std::int64_t hops, std::int64_t shortest) { hops_.add(hops, shortest); }
   void unreachable(std::int64_t src, std::int64_t dst, const std::string& reason) {
     ++unreachable_;
     // Pairs arrive grouped by destination, not in (src, dst) order: keep a bounded pool and cut
@@ -98,25 +87,12 @@ public:
     r.pairs = pairs;
     r.unreachable_pairs = unreachable_;
     r.unreachable = listed_;
-    r.hops.histogram = histogram_;
-    r.hops.max = histogram_.empty() ? 0 : static_cast<std::int64_t>(histogram_.size()) - 1;
-    r.hops.mean =
-        delivered_ ? static_cast<double>(total_hops_) / static_cast<double>(delivered_) : 0.0;
-    r.hops.stretch_mean = stretched_ ? stretch_sum_ / static_cast<double>(stretched_) : 1.0;
-    r.hops.stretch_max = stretch_max_;
-    r.hops.non_minimal_pairs = non_minimal_;
+    r.hops = hops_.stats();
     return r;
   }
 
   void absorb(const Tally& o) {
-    if (histogram_.size() < o.histogram_.size()) histogram_.resize(o.histogram_.size(), 0);
-    for (std::size_t h = 0; h < o.histogram_.size(); ++h) histogram_[h] += o.histogram_[h];
-    delivered_ += o.delivered_;
-    total_hops_ += o.total_hops_;
-    stretch_sum_ += o.stretch_sum_;
-    stretch_max_ = std::max(stretch_max_, o.stretch_max_);
-    stretched_ += o.stretched_;
-    non_minimal_ += o.non_minimal_;
+    hops_.absorb(o.hops_);
     unreachable_ += o.unreachable_;
     listed_.insert(listed_.end(), o.listed_.begin(), o.listed_.end());
     sorted_ = false;
@@ -133,10 +109,8 @@ private:
     sorted_ = true;
   }
 
-  std::vector<std::int64_t> histogram_;
-  std::int64_t delivered_ = 0, total_hops_ = 0, unreachable_ = 0;
-  double stretch_sum_ = 0, stretch_max_ = 1;
-  std::int64_t stretched_ = 0, non_minimal_ = 0;
+  HopTally hops_;
+  std::int64_t unreachable_ = 0;
   std::vector<UnreachablePair> listed_;
   bool sorted_ = true;
 };
@@ -421,14 +395,14 @@ void require_connected(const topo::Network& n, const topo::Faults& f) {
 }
 
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
-                            const topo::Faults& f) {
+                            const topo::Faults& f, int threads) {
   if (auto v = verify_dor_symmetric(fn, n, f)) return std::move(*v);
   if (auto v = verify_minimal_symmetric(fn, n, f)) return std::move(*v);
-  return verify_routing_all_pairs(fn, n, f);
+  return verify_routing_all_pairs(fn, n, f, threads);
 }
 
 Verification verify_routing_all_pairs(const RoutingFunction& fn, const topo::Network& n,
-                                      const topo::Faults& f) {
+                                      const topo::Faults& f, int threads) {
   Verification v;
   v.hop_limit = default_hop_limit(n);
   if (!fn.source_independent()) {
@@ -441,18 +415,23 @@ Verification verify_routing_all_pairs(const RoutingFunction& fn, const topo::Net
   } else {
     // One pass per destination: the deadlock walks, then every source's hops from what they
     // remembered. Same results as check_deadlock() + check_reachability(), half the work.
-    // Destinations are independent, so they are dealt round-robin to one worker per core, each
-    // with its own explorer and tally; merging them is order-independent (a set union of
-    // dependencies, sums, and the first unreachable pairs by (src, dst)), so the result does
-    // not depend on the number of workers.
+    // Destinations are independent, so they are dealt round-robin to the workers, each with
+    // its own explorer and tally; merging them is order-independent (a set union of
+    // dependencies, integer counts (hop_tally.hpp), and the first unreachable pairs by
+    // (src, dst)), so the result does not depend on the number of workers.
     const auto down_links = f.down_links(n);
     const auto down_chips = f.down_chips(n);
     std::vector<std::int64_t> live;
     for (std::int64_t c = 0; c < n.n_chip; ++c)
       if (!down_chips[static_cast<std::size_t>(c)]) live.push_back(c);
-    const std::size_t workers = std::clamp<std::size_t>(
-        std::thread::hardware_concurrency(), 1,
-        std::min<std::size_t>(8, std::max<std::size_t>(live.size() / 64, 1)));
+    // By default one worker per core, at most 8 and one per 64 destinations (each holds an
+    // explorer of the whole channel-dependency graph); a count asked for is taken as it is.
+    const std::size_t workers =
+        threads > 0 ? std::clamp<std::size_t>(static_cast<std::size_t>(threads), 1,
+                                              std::max<std::size_t>(live.size(), 1))
+                    : std::clamp<std::size_t>(
+                          static_cast<std::size_t>(default_threads()), 1,
+                          std::min<std::size_t>(8, std::max<std::size_t>(live.size() / 64, 1)));
     struct Worker {
       std::unique_ptr<CdgExplorer> x;
       Tally tally;
@@ -498,10 +477,10 @@ Verification verify_routing_all_pairs(const RoutingFunction& fn, const topo::Net
         w.error = std::current_exception();
       }
     };
-    std::vector<std::thread> threads;
-    for (std::size_t id = 1; id < workers; ++id) threads.emplace_back(run, id);
+    std::vector<std::thread> pool;
+    for (std::size_t id = 1; id < workers; ++id) pool.emplace_back(run, id);
     run(0);
-    for (auto& t : threads) t.join();
+    for (auto& t : pool) t.join();
     progress.finish();
     for (auto& w : ws)
       if (w.error) std::rethrow_exception(w.error);

@@ -36,11 +36,13 @@ void require_connected(const topo::Network& n, const topo::Faults& f);
 // network's symmetry allows (DOR on a torus, dor_symmetry.hpp; minimal routing on a network
 // with switches, per attachment, minimal_symmetry.hpp) without walking every pair; the
 // result is the same as verify_routing_all_pairs()'s.
+// `threads`: workers of the all-pairs walk (0: default_threads(), core/threads.hpp); the result
+// is the same bytes whatever their number.
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
-                            const topo::Faults& f);
+                            const topo::Faults& f, int threads = 0);
 // The straightforward computation: every pair of live chips walked. The reference the symmetric
 // paths are tested against, and what verify_routing() does where they do not apply.
 Verification verify_routing_all_pairs(const RoutingFunction& fn, const topo::Network& n,
-                                      const topo::Faults& f);
+                                      const topo::Faults& f, int threads = 0);
 
 } // namespace icnkit::route

@@ -102,7 +102,6 @@ Context parse_context(ObjReader& r) {
     // Each key is a link kind.
     const json& obj = r.raw("defaults");
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-      if (it.key() == "ext") continue;
       auto k = parse_link_kind(it.key());
       if (!k) d->fail(it.key(), "unknown link kind (use c2c, b2b, r2r, p2p)");
       auto lr = d->object(it.key());

@@ -14,10 +14,22 @@ namespace icnkit::topo {
 
 namespace {
 
-std::string strip(const std::string& s) {
+// The text without its spaces, which may stand around the value and beside '(', ',', ')', '-'
+// and '#' ("( 1, 2 )-(1,3,0)"), never between two digits: "1 5" is not chip 15.
+std::string strip(const std::string& s, const std::string& opt) {
   std::string t;
-  for (char c : s)
-    if (!std::isspace(static_cast<unsigned char>(c))) t += c;
+  bool gap = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      gap = !t.empty();
+      continue;
+    }
+    if (gap && std::isdigit(static_cast<unsigned char>(c)) &&
+        std::isdigit(static_cast<unsigned char>(t.back())))
+      fail_usage(opt, "'" + s + "' has a space inside a number");
+    gap = false;
+    t += c;
+  }
   return t;
 }
 
@@ -29,7 +41,7 @@ bool all_digits(const std::string& s) {
 
 // A chip named by id ("12") or by coordinates ("(1,2,0)").
 std::int64_t resolve_chip(const Network& n, const std::string& text, const std::string& opt) {
-  std::string t = strip(text);
+  std::string t = strip(text, opt);
   if (all_digits(t)) {
     std::int64_t id = std::stoll(t);
     if (id >= n.n_chip)
@@ -60,12 +72,15 @@ std::int64_t resolve_chip(const Network& n, const std::string& text, const std::
       if (n.nodes[static_cast<std::size_t>(id)].coord == c) return id;
     fail_usage(opt, "no chip at " + text);
   }
-  fail_usage(opt, "'" + text + "' is not a chip id or coordinates like (1,2,0)");
+  fail_usage(opt,
+             "'" + text + "' is not a chip: give its id (27) or its coordinates ((1,2,0))" +
+                 (opt == "--fail-chip" ? ", one per --fail-chip (--fail-chip 27 --fail-chip 36)"
+                                       : std::string()));
 }
 
 std::int64_t resolve_link(const Network& n, const std::string& text) {
   const std::string opt = "--fail-link";
-  std::string t = strip(text);
+  std::string t = strip(text, opt);
   if (!t.empty() && t[0] == '#') {
     std::string num = t.substr(1);
     if (!all_digits(num)) fail_usage(opt, "'" + text + "' is not a link id like #12");

@@ -117,7 +117,30 @@ TEST_CASE("the strict reader rejects unknown keys and names the JSON pointer", "
     CHECK(e.kind() == ErrorKind::Input);
     CHECK(e.where() == "doc.json:/b/typo");
   }
-  CHECK_NOTHROW(r.done()); // "ext" is the users' own
+  CHECK(r.ext() != nullptr); // the document's reader asks for "ext": the users' own
+  CHECK_NOTHROW(r.done());
+}
+
+TEST_CASE("\"ext\" is kept where a reader asks for it and refused anywhere else", "[core]") {
+  json j = json::parse(R"({"a": 1, "b": {"c": "x", "ext": {"note": 1}}, "ext": {"mine": true}})");
+  ObjReader r(j, "doc.json", "");
+  CHECK(r.integer("a") == 1);
+  REQUIRE(r.ext() != nullptr);
+  CHECK((*r.ext())["mine"] == true);
+  auto b = r.object("b");
+  CHECK(b.string("c") == "x");
+  try {
+    b.done(); // b never asked for its "ext": it would be dropped, so it is an error
+    FAIL("a nested ext accepted");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Input);
+    CHECK(e.where() == "doc.json:/b/ext");
+    CHECK_THAT(e.what(), Catch::Contains("top level"));
+  }
+  CHECK_NOTHROW(r.done());
+  json unread = json::parse(R"({"ext": {}})");
+  ObjReader u(unread, "doc.json", "/context");
+  CHECK_THROWS_AS(u.done(), Error);
 }
 
 TEST_CASE("the strict reader checks types and ranges", "[core]") {
@@ -334,7 +357,7 @@ TEST_CASE("parse_sizes: nccl-tests' ranges and lists", "[core]") {
   CHECK(parse_sizes("1GiB", "x") == V{1ull << 30});
   // Up to the largest size without wrapping round.
   CHECK(parse_sizes("1:1000000000000000000:x1000", "x").size() == 7);
-  for (const char* bad : {"8KiB:1MiB", "1MiB:8KiB:x2", "8KiB:1MiB:x1", "8KiB:1MiB:x", "8KiB:1MiB:*2",
-                          "8KiB::x2", "a:b:x2", "8KiB,,1MiB", "1:1000000:+1", ""})
+  for (const char* bad : {"8KiB:1MiB", "1MiB:8KiB:x2", "8KiB:1MiB:x1", "8KiB:1MiB:x",
+                          "8KiB:1MiB:*2", "8KiB::x2", "a:b:x2", "8KiB,,1MiB", "1:1000000:+1", ""})
     CHECK(test::kind_of([&] { parse_sizes(bad, "--sizes"); }) == ErrorKind::Usage);
 }

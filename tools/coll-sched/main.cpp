@@ -67,7 +67,10 @@ int main(int argc, char** argv) {
             ->default_str("all-to-all");
         app.add_option("--algorithm", algorithm, "Algorithm: " + coll::algorithm_names())
             ->default_str("ring");
-        app.add_option("--bytes", bytes, "Bytes per node, S (e.g. 64MiB, 8KB, 4096); required");
+        app.add_option(
+            "--bytes", bytes,
+            "Bytes per node, S (e.g. 64MiB, 8KB, 4096; KB/MB/GB are powers of 1000, KiB/MiB/GiB "
+            "and nccl-tests' K/M/G of 1024); required");
         app.add_option("--dims", dims, "Dimension scheduling: " + coll::dim_scheduling_names())
             ->default_str("sequential");
         o_chunks = app.add_option(

@@ -204,6 +204,16 @@ inline void make_integers_strict(CLI::App& app) {
   }
 }
 
+// An option given an empty value ('--sizes ""', '--link-bw='): refused, never read as "not
+// given" or as 0. Applied by run() to every option that takes a value.
+inline void refuse_empty_values(const CLI::App& app) {
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_type_size_max() == 0 || o->count() == 0) continue; // a flag, or not given
+    for (const std::string& v : o->results())
+      if (v.empty()) fail_usage(o->get_name(), "empty value (give one, or leave the option out)");
+  }
+}
+
 // The error for arguments no option took: an unknown option names the closest one.
 inline std::string extras_error(const CLI::App& app, const std::vector<std::string>& extras) {
   for (const std::string& arg : extras) {
@@ -257,6 +267,7 @@ inline int run(const char* name, const char* description, int argc, char** argv,
       error_line("", detail::extras_error(app, app.remaining()) + " (see " + name + " --help)");
       return static_cast<int>(ErrorKind::Usage);
     }
+    detail::refuse_empty_values(app);
     Progress::set_quiet(c.quiet);
     prepare_output(c.output);
     if (c.describe) {

@@ -1,6 +1,7 @@
 // topo-route: choose the routing algorithm of a network, verify it (deadlock freedom, reachability
 // under faults, hop statistics) and record it as the document's `routing` section.
 #include "common/tool.hpp"
+#include "core/threads.hpp"
 #include "route/emit.hpp"
 #include "route/load.hpp"
 #include "route/registry.hpp"
@@ -110,6 +111,8 @@ int main(int argc, char** argv) {
   bool no_dateline = false, load = false;
   std::string load_traffic, load_hotspot;
   std::uint64_t load_seed = 0;
+  int threads = 0;
+  const CLI::Option* algorithm_option = nullptr;
   std::string emit;
   std::vector<std::string> path;
   std::string algo_help = "Routing algorithm (" + route::algorithm_names() + "; see --describe)";
@@ -119,7 +122,8 @@ int main(int argc, char** argv) {
       "reachability under the document's faults (pairs a routing cannot serve are listed with\n"
       "a reason and a warning; faults that split the network are exit 4), hop statistics and\n"
       "path stretch; on request the link load of uniform all-to-all (--load) and explicit\n"
-      "tables or paths (--emit). Drops a stale `report`. A routing that deadlocks or leaves\n"
+      "tables or paths (--emit). Drops a stale `report`; re-routing a routed document without\n"
+      "--algorithm keeps its algorithm and parameters. A routing that deadlocks or leaves\n"
       "pairs unreachable is written with a warning; under --strict it is exit 4 instead.\n\n"
       "Algorithms: dor (torus, mesh, hyperx), wfr (torus with faults), odd-even and fthoe (2-D "
       "mesh),\n"
@@ -145,7 +149,8 @@ int main(int argc, char** argv) {
       "topo-route", description.c_str(), argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
-        app.add_option("-a,--algorithm", algorithm, algo_help)->default_str("dor");
+        algorithm_option = app.add_option("-a,--algorithm", algorithm, algo_help)
+                               ->default_str("dor (or, on a routed document, its algorithm)");
         app.add_option("--dim-order", dim_order, route::param_help("dimension_order"));
         app.add_option("--tie", tie, route::param_help("tie"))
             ->check(CLI::IsMember(route::param_choices("tie")));
@@ -175,6 +180,10 @@ int main(int argc, char** argv) {
                        "Also record explicit routing: tables (per-node next hop for every "
                        "destination) or paths (every pair's channels and VCs); up to 1M pairs")
             ->check(CLI::IsMember({"tables", "paths"}));
+        app.add_option("--threads", threads,
+                       "Workers of the verification (default: ICNKIT_THREADS, else the "
+                       "machine's cores); the output is the same bytes whatever their number")
+            ->check(CLI::Range(1, kMaxThreads));
         tool::add_strict(app, c);
         tool::add_describe(app, c, "the routing algorithms, their references and parameters",
                            route::describe);
@@ -182,8 +191,10 @@ int main(int argc, char** argv) {
       },
       [&](tool::Common& c) {
         // Everything the command line alone can get wrong is checked before the input is read.
-        const route::Algorithm& a =
-            route::require_algorithm(algorithm, ErrorKind::Usage, "--algorithm");
+        const bool algorithm_given = algorithm_option->count() > 0;
+        threads = resolve_threads(threads); // checks ICNKIT_THREADS
+        const route::Algorithm* a =
+            &route::require_algorithm(algorithm, ErrorKind::Usage, "--algorithm");
         route::ParamErrors cli{ErrorKind::Usage,
                                [](const route::ParamSpec& p) { return p.option; }};
         json given = json::object();
@@ -198,7 +209,7 @@ int main(int argc, char** argv) {
         if (!dateline_vc.empty()) given["dateline_vc"] = dateline_vc;
         if (!paths.empty()) given["paths"] = paths;
         if (!vc_scheme.empty()) given["vc_scheme"] = vc_scheme;
-        json params = route::complete_params(a, given, cli);
+        json params = route::complete_params(*a, given, cli);
         if (!load && (!load_traffic.empty() || !load_hotspot.empty()))
           fail_usage("--traffic", "--traffic and --hotspot choose the traffic of --load");
         if (!load_hotspot.empty() && load_traffic != "hotspot")
@@ -207,19 +218,28 @@ int main(int argc, char** argv) {
         Document d = tool::load(c);
         const topo::Network& n = d.require_network("topo-route");
         const topo::Faults f = d.faults_or_none();
+        // Re-routing a routed document without --algorithm keeps its algorithm and parameters;
+        // the options given change single parameters.
+        if (!algorithm_given && d.routing) {
+          a = &route::require_algorithm(d.routing->algorithm, ErrorKind::Input,
+                                        source_name(c.input) + ":/routing/algorithm");
+          json merged = d.routing->params;
+          for (auto it = given.begin(); it != given.end(); ++it) merged[it.key()] = it.value();
+          params = route::complete_params(*a, merged, cli);
+        }
         route::require_connected(n, f);
-        route::Built b = a.build(params, n, f, cli);
+        route::Built b = a->build(params, n, f, cli);
 
         if (!path.empty()) {
-          print_path(*b.fn, a.name, n, f, parse_chip(path[0], n), parse_chip(path[1], n));
+          print_path(*b.fn, a->name, n, f, parse_chip(path[0], n), parse_chip(path[1], n));
           return;
         }
 
         route::RoutingSection s;
-        s.algorithm = a.name;
+        s.algorithm = a->name;
         s.params = b.params;
         s.vc_count = b.fn->vc_count();
-        s.verification = route::verify_routing(*b.fn, n, f);
+        s.verification = route::verify_routing(*b.fn, n, f, threads);
         if (load) {
           route::LoadReport lr;
           route::LoadSummary ls;
@@ -259,7 +279,7 @@ int main(int argc, char** argv) {
           const auto& u = v.unreachable.front();
           tool::verdict(c, false,
                         std::to_string(v.unreachable_pairs) + " of " + std::to_string(v.pairs) +
-                            " pairs are unreachable under the faults with " + a.name + ", e.g. " +
+                            " pairs are unreachable under the faults with " + a->name + ", e.g. " +
                             std::to_string(u.src) + " -> " + std::to_string(u.dst) + ": " +
                             u.reason);
         }

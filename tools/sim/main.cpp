@@ -6,6 +6,7 @@
 #include "coll/hops.hpp"
 #include "coll/verify.hpp"
 #include "common/tool.hpp"
+#include "core/threads.hpp"
 #include "core/units.hpp"
 #include "route/routing.hpp"
 #include "sim/analytic.hpp"
@@ -19,7 +20,6 @@
 #include <memory>
 #include <optional>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace icnkit;
@@ -38,16 +38,23 @@ std::int64_t live_chips(const topo::Network& n, const topo::Faults& f) {
 struct FlitCli {
   std::string router = "booksim", rate_text, sweep, hotspot, link_latency;
   std::string vc_release, endpoint_ports, packet_bytes, max_memory = "4GiB";
-  int vcs = -1, buffer_flits = -1, routing_delay = -1, va_delay = -1, sa_delay = -1, st_delay = -1;
-  int credit_delay = -1, alloc_iters = -1, packet_flits = 1, threads = 0;
-  std::int64_t flit_bytes = -1, warmup = 3000, measure = 10000, watchdog = 0;
+  int vcs = 0, buffer_flits = 0, routing_delay = 0, va_delay = 0, sa_delay = 0, st_delay = 0;
+  int credit_delay = 0, alloc_iters = 0, packet_flits = 1, threads = 0;
+  std::int64_t flit_bytes = 0, warmup = 3000, measure = 10000, watchdog = 0;
   double latency_threshold = 0;
   std::uint64_t seed = 0;
   bool find_saturation = false, link_stats = false;
+  // Whether an option was given on the command line: a default is never mistaken for a value
+  // (--vcs -1 is refused, not read as "not set").
+  const CLI::App* app = nullptr;
+  bool given(const char* option) const { return app->count(option) > 0; }
 };
 
+const char* const kFlitGroup = "Flit mode (--mode flit)";
+
 void add_flit_options(CLI::App& app, FlitCli& f) {
-  const char* g = "Flit mode (--mode flit)";
+  f.app = &app;
+  const char* g = kFlitGroup;
   app.add_option("--router", f.router,
                  "Router model to start from: booksim (BookSim 2.0's input-queued router: 2 VCs "
                  "x 8 flits, lookahead routing, 1-cycle VA/SA/ST, credit delay 2, iSLIP x2, VCs "
@@ -127,8 +134,10 @@ void add_flit_options(CLI::App& app, FlitCli& f) {
                "List every live channel's utilisation in the report (link, from, to; analytic: "
                "bytes / (bandwidth x time), flit: flits per cycle); scripts/plot heatmap draws it");
   app.add_option("--threads", f.threads,
-                 "Runs of a sweep or saturation search in parallel (default: the machine's "
-                 "cores, at most 2 x ...)")
+                 "Workers: runs of a sweep or saturation search in parallel, the rest inside "
+                 "each run (default: ICNKIT_THREADS, else the machine's cores); the output is "
+                 "the same bytes whatever their number")
+      ->check(CLI::Range(1, kMaxThreads))
       ->group(g);
 }
 
@@ -141,21 +150,21 @@ double parse_rate(const std::string& text) {
   return v;
 }
 
-// The router: the preset with the options given (vcs and buffer_flits stay -1... when not given
-// and the caller has its own defaults for them).
+// The router: the preset with the options given (the caller has its own defaults for --vcs
+// and --buffer-flits where they were not given).
 sim::flit::RouterParams router_params(const FlitCli& f, int default_endpoint_ports) {
   sim::flit::RouterParams p = sim::flit::booksim_preset();
-  auto set = [](int v, int& field) {
-    if (v >= 0) field = v;
+  auto set = [&](const char* option, int v, int& field) {
+    if (f.given(option)) field = v;
   };
-  set(f.vcs, p.vcs);
-  set(f.buffer_flits, p.buffer_flits);
-  set(f.routing_delay, p.routing_delay);
-  set(f.va_delay, p.va_delay);
-  set(f.sa_delay, p.sa_delay);
-  set(f.st_delay, p.st_delay);
-  set(f.credit_delay, p.credit_delay);
-  set(f.alloc_iters, p.alloc_iters);
+  set("--vcs", f.vcs, p.vcs);
+  set("--buffer-flits", f.buffer_flits, p.buffer_flits);
+  set("--routing-delay", f.routing_delay, p.routing_delay);
+  set("--va-delay", f.va_delay, p.va_delay);
+  set("--sa-delay", f.sa_delay, p.sa_delay);
+  set("--st-delay", f.st_delay, p.st_delay);
+  set("--credit-delay", f.credit_delay, p.credit_delay);
+  set("--alloc-iters", f.alloc_iters, p.alloc_iters);
   if (!f.vc_release.empty())
     p.vc_release =
         f.vc_release == "tail" ? sim::flit::VcRelease::Tail : sim::flit::VcRelease::Credit;
@@ -176,7 +185,7 @@ sim::flit::RouterParams router_params(const FlitCli& f, int default_endpoint_por
 }
 
 std::int64_t flit_bytes_or(const FlitCli& f, std::int64_t dflt) {
-  if (f.flit_bytes == -1) return dflt;
+  if (!f.given("--flit-bytes")) return dflt;
   if (f.flit_bytes < 1 || f.flit_bytes > 65536)
     fail_usage("--flit-bytes", "must be between 1 and 65536");
   return f.flit_bytes;
@@ -188,7 +197,7 @@ sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traff
   o.router = router_params(f, 1);
   o.link_latency = sim::flit::parse_link_latency(
       f.link_latency.empty() ? "booksim" : f.link_latency, "--link-latency-cycles");
-  if (!f.packet_bytes.empty() || f.max_memory != "4GiB")
+  if (f.given("--packet-bytes") || f.given("--max-memory"))
     fail_usage("--packet-bytes", "--packet-bytes and --max-memory belong to a replay (a schedule "
                                  "or --traffic all-to-all*); synthetic traffic takes "
                                  "--packet-flits");
@@ -215,17 +224,16 @@ sim::flit::StudyOptions study_options(const FlitCli& f, const std::string& traff
   o.find_saturation = f.find_saturation;
   if (f.warmup < 0 || f.warmup > 1000000000) fail_usage("--warmup", "must be 0..10^9 cycles");
   if (f.measure < 1 || f.measure > 1000000000) fail_usage("--measure", "must be 1..10^9 cycles");
-  if (f.watchdog < 0) fail_usage("--watchdog", "must be >= 0 cycles");
-  if (!(f.latency_threshold >= 0)) fail_usage("--latency-threshold", "must be >= 0 cycles");
+  if (f.given("--watchdog") && f.watchdog < 1) fail_usage("--watchdog", "must be >= 1 cycle");
+  if (f.given("--latency-threshold") && !(f.latency_threshold > 0 && f.latency_threshold <= 1e12))
+    fail_usage("--latency-threshold", "must be a number of cycles > 0");
   o.measure.warmup = f.warmup;
   o.measure.measure = f.measure;
   o.measure.watchdog = f.watchdog;
   o.measure.latency_limit = f.latency_threshold;
   o.measure.seed = f.seed;
   o.measure.link_stats = f.link_stats;
-  if (f.threads < 0 || f.threads > 256) fail_usage("--threads", "must be 0..256 (0: automatic)");
-  o.threads = f.threads > 0 ? f.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.threads = resolve_threads(f.threads);
   return o;
 }
 
@@ -374,11 +382,13 @@ void write_reports(const tool::Common& c, Document& d, std::vector<sim::Report> 
 void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
                 const std::string& bytes_text, const std::string& sizes_text,
                 const std::string& format, bool step_times, bool header) {
-  if (!f.rate_text.empty() || !f.sweep.empty() || f.find_saturation || !f.hotspot.empty() ||
-      f.packet_flits != 1 || f.latency_threshold != 0)
-    fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot, --packet-flits and "
-                         "--latency-threshold belong to synthetic traffic; a replay takes "
-                         "--packet-bytes and --flit-bytes");
+  for (const char* o : {"--rate", "--sweep", "--find-saturation", "--hotspot", "--packet-flits",
+                        "--latency-threshold", "--warmup", "--measure"})
+    if (f.given(o))
+      fail_usage(o, "--rate, --sweep, --find-saturation, --hotspot, --packet-flits, "
+                    "--latency-threshold, --warmup and --measure belong to synthetic traffic; a "
+                    "replay runs until every packet is delivered and takes --packet-bytes and "
+                    "--flit-bytes");
   const std::int64_t flit_bytes = flit_bytes_or(f, 32);
   sim::flit::ReplayParams P;
   P.flit_bytes = flit_bytes;
@@ -396,8 +406,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   const std::uint64_t max_mem = parse_bytes(f.max_memory, "--max-memory");
   P.max_bytes = static_cast<std::int64_t>(std::min<std::uint64_t>(max_mem, std::uint64_t{1} << 62));
   P.watchdog = f.watchdog;
-  if (f.watchdog < 0) fail_usage("--watchdog", "must be >= 0 cycles");
-  if (f.threads < 0 || f.threads > 256) fail_usage("--threads", "must be 0..256 (0: automatic)");
+  if (f.given("--watchdog") && f.watchdog < 1) fail_usage("--watchdog", "must be >= 1 cycle");
   const std::vector<std::uint64_t> sizes = run_sizes(sizes_text, traffic, bytes_text, format);
   sim::flit::RouterParams rp = router_params(f, 0);
   const sim::flit::LinkLatencySpec spec = sim::flit::parse_link_latency(
@@ -424,11 +433,11 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
     routing = "schedule";
   }
   const route::RoutingFunction& rfn = routes ? *routes : *fn;
-  if (f.vcs < 0) rp.vcs = std::max(2, rfn.vc_count());
+  if (!f.given("--vcs")) rp.vcs = std::max(2, rfn.vc_count());
   std::string latency_desc;
   const std::vector<int> lat = sim::flit::link_latencies(net, spec, flit_bytes, &latency_desc);
   const int max_lat = lat.empty() ? 1 : *std::max_element(lat.begin(), lat.end());
-  if (f.buffer_flits < 0) rp.buffer_flits = std::clamp(2 * max_lat + 8, 8, 4096);
+  if (!f.given("--buffer-flits")) rp.buffer_flits = std::clamp(2 * max_lat + 8, 8, 4096);
   sim::flit::validate(rp);
   double bw = 0;
   for (const topo::Link& l : net.links) bw = std::max(bw, l.bandwidth_bytes_per_s);
@@ -439,9 +448,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
       break;
     }
   sim::flit::Fabric fab(net, faults, rfn, rp, lat);
-  const int threads = f.threads > 0
-                          ? f.threads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = resolve_threads(f.threads);
   // One replay per size (the document's own when there is no --sizes).
   auto replay_one = [&](std::uint64_t size) {
     auto [prog, source, collective, algorithm, n_nodes, bytes_per_node, sized] =
@@ -532,7 +539,9 @@ int main(int argc, char** argv) {
                        "all-to-all-mpich (MPICH's default choice: all at once up to 32 KiB per "
                        "pair, pairwise above). In flit mode: " +
                            sim::pattern_names());
-        app.add_option("--bytes", bytes_text, "Bytes per node of --traffic (e.g. 64MiB)");
+        app.add_option("--bytes", bytes_text,
+                       "Bytes per node of --traffic (e.g. 64MiB; KB/MB/GB are powers of 1000, "
+                       "KiB/MiB/GiB and nccl-tests' K/M/G of 1024)");
         app.add_option("--format", format,
                        "Output: json (the document with its report), csv (one header, a row per "
                        "size) or nccl (nccl-tests' table: size, count, type, redop, root, time, "
@@ -546,10 +555,12 @@ int main(int argc, char** argv) {
         app.add_option("--merge", merge,
                        "Print the reports of these documents as one CSV (no simulation): "
                        "net-sim --merge runs/*.json > all.csv");
-        app.add_option("--sizes", sizes_text,
-                       "Simulate the schedule (or --traffic) at many sizes per node without "
-                       "re-scheduling, one row each: FROM:TO:xFACTOR (nccl-tests' -b -e -f, e.g. "
-                       "8KiB:1GiB:x2), FROM:TO:+STEP or a list; with --format csv or nccl");
+        app.add_option(
+            "--sizes", sizes_text,
+            "Simulate the schedule (or --traffic) at many sizes per node without "
+            "re-scheduling, one row each: FROM:TO:xFACTOR (nccl-tests' -b -e -f, e.g. "
+            "8K:1G:x2, K/M/G binary as there), FROM:TO:+STEP or a list; with --format csv "
+            "or nccl");
         app.add_flag("--step-times", step_times, "Record every step's start and end in the report");
         app.add_option("--latency-model", latency_model,
                        "Latency of a schedule's steps (analytic): per-step (every "
@@ -569,9 +580,18 @@ int main(int argc, char** argv) {
       [&](tool::Common& c) {
         const bool header = csv_header_wanted(csv_header, c.output);
         if (!merge.empty()) {
-          if (format == "nccl" || !traffic.empty() || !sizes_text.empty() || c.input != "-")
+          if (flit.given("--format") && format != "csv")
+            fail_usage("--format",
+                       "--merge prints the reports as CSV (--format csv), not " + format);
+          if (!traffic.empty() || !sizes_text.empty() || c.input != "-")
             fail_usage("--merge", "prints the reports it is given as CSV; it takes no -i, "
-                                  "--traffic, --sizes or --format nccl");
+                                  "--traffic or --sizes");
+          for (const std::string& file : merge)
+            if (file.size() > 1 && file[0] == '-')
+              fail_usage("--merge", "'" + file +
+                                        "' is an option, not a document: give the "
+                                        "options before --merge (or name the file ./" +
+                                        file + ")");
           merge_reports(c, merge, header);
           return;
         }
@@ -638,10 +658,11 @@ int main(int argc, char** argv) {
         if (latency_model != "per-step" && !traffic.empty())
           fail_usage("--latency-model", "astra accounts a schedule's phases; --traffic flows pay "
                                         "their path latency");
-        if (!flit.rate_text.empty() || !flit.sweep.empty() || flit.find_saturation ||
-            !flit.hotspot.empty() || !flit.packet_bytes.empty())
-          fail_usage("--mode", "--rate, --sweep, --find-saturation, --hotspot and "
-                               "--packet-bytes belong to --mode flit");
+        // Every option of the flit group but --max-memory (which bounds the all-to-all
+        // baselines here too) belongs to --mode flit.
+        for (const CLI::Option* o : flit.app->get_options())
+          if (o->get_group() == kFlitGroup && o->count() > 0 && o->get_name() != "--max-memory")
+            fail_usage(o->get_name(), "belongs to --mode flit");
         const std::vector<std::uint64_t> sizes = run_sizes(sizes_text, traffic, bytes_text, format);
 
         Document d = tool::load(c);

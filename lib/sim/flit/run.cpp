@@ -179,8 +179,8 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
   }
   // Accepted against offered only when the warm-up filled the network and the window is longer
   // than a packet's trip: otherwise the window sees the network filling, not its throughput.
-  const bool filled = static_cast<double>(m.warmup) >= zl_longest &&
-                      static_cast<double>(m.measure) >= zl_longest;
+  const bool filled =
+      static_cast<double>(m.warmup) >= zl_longest && static_cast<double>(m.measure) >= zl_longest;
   if (res.status == "ok" && filled && res.accepted < 0.95 * res.offered && res.offered > 0) {
     res.status = "saturated";
     res.status_detail = "accepted throughput fell below 95% of the offered load";
@@ -250,12 +250,15 @@ SaturationSearch find_saturation(const Fabric& f, const Pattern& pattern,
   const double limit = latency_factor * s.zero_load_latency;
   auto saturated = [&](const RunResult& r) { return r.status != "ok" || r.latency.mean >= limit; };
   double lo = zero_load_rate, hi = 1.0; // lo is below saturation, hi is at or past it
-  const int T = std::max(1, threads);
+  // Each round probes the same kSaturationProbes rates whatever the thread count (run in
+  // parallel as far as the threads go), so the probes, the rows and the rate found are the same
+  // bytes on every machine.
+  const int P = kSaturationProbes;
   std::size_t done = 1;
   while (hi - lo > resolution) {
     std::vector<double> rates;
-    for (int k = 1; k <= T; ++k) rates.push_back(lo + (hi - lo) * k / (T + 1));
-    std::vector<RunResult> rs = run_sweep(f, pattern, traffic, m, rates, T);
+    for (int k = 1; k <= P; ++k) rates.push_back(lo + (hi - lo) * k / (P + 1));
+    std::vector<RunResult> rs = run_sweep(f, pattern, traffic, m, rates, std::max(1, threads));
     double new_lo = lo, new_hi = hi;
     for (std::size_t k = 0; k < rs.size(); ++k) {
       if (saturated(rs[k])) {

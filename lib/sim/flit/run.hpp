@@ -83,8 +83,11 @@ std::vector<RunResult> run_sweep(const Fabric& f, const Pattern& pattern,
 // `latency_factor` times the zero-load latency (measured at `zero_load_rate`) or the run is not
 // ok (a run is saturated, among other reasons, when a source queue grows by more than
 // kBacklogGrowthFlits over the window: the network does not carry that source's flows); found
-// by interval search on [0, 1] to `resolution`. Every run made is returned in `runs`
-// (sorted by rate), the zero-load run first.
+// by interval search on [0, 1] to `resolution`, kSaturationProbes rates evenly inside the
+// bracket per round (in parallel on up to that many `threads`, the rest inside each run): the
+// same runs whatever the thread count. Every run made is returned in `runs` (sorted by rate),
+// the zero-load run first.
+inline constexpr int kSaturationProbes = 2;
 struct SaturationSearch {
   double saturation_rate = 0;  // the middle of the final bracket: within resolution / 2
   double highest_stable = 0;   // the bracket: the highest rate measured not saturated
