@@ -228,6 +228,122 @@ head -1 "$T/sizes-ring.csv" >"$T/header-only.csv"
 expect_exit 3 "$T/header-only.csv" "$PLOT" sizes -o "$E"
 awk -F, 'BEGIN { OFS = "," } NR == 2 { $7 = "x" } { print }' "$T/sizes-ring.csv" >"$T/nan.csv"
 expect_exit 3 - "$PLOT" sizes "$T/nan.csv" -o "$E"
+# Every number a plot reads goes through one reader: a finite decimal (no inf, nan, hex, '_')
+# within its range, else one line naming the file, its line and the column (or the JSON path)
+# and the value, exit 3, no image.
+# set_cell IN OUT COLUMN VALUE: the CSV IN with COLUMN of its first row set to VALUE.
+set_cell() {
+  C=$3 V=$4 awk -F, 'BEGIN { OFS = "," }
+    NR == 1 { for (i = 1; i <= NF; i++) if ($i == ENVIRON["C"]) k = i }
+    NR == 2 { $k = ENVIRON["V"] } { print }' "$1" >"$2"
+}
+# jset IN OUT STATEMENT: the JSON document IN (d) changed by the Python STATEMENT.
+jset() {
+  "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' "$@"
+}
+B=$T/bad.csv
+for col in bytes_per_node time_us algbw_GBps busbw_GBps; do # each, whatever the metric
+  for v in inf nan abc -1 1.7e308; do
+    set_cell "$T/sizes-ring.csv" "$B" "$col" "$v"
+    expect_exit 3 - "$PLOT" sizes "$B" -o "$E"
+  done
+done
+set_cell "$T/sizes-ring.csv" "$B" bytes_per_node inf
+expect_exit 3 - "$PLOT" sizes "$B" -o "$E"
+check "a bad number: its file, line, column and value named" \
+  grep -qF "plot: error: $B:2: bytes_per_node: must be a whole number >= 1, got 'inf'" "$T/err"
+for v in 1.5 0 0x10 1_0 ' 8192' ''; do
+  set_cell "$T/sizes-ring.csv" "$B" bytes_per_node "$v"
+  expect_exit 3 - "$PLOT" sizes "$B" -o "$E"
+done
+set_cell "$T/sizes-ring.csv" "$B" time_us 0
+expect_exit 3 - "$PLOT" sizes "$B" --metric time -o "$E"
+# Header trouble and repeated rows: a column twice, the same rows twice in one input (a curve
+# would zigzag; the same file twice is a curve per file).
+sed '1s/$/,time_us/; 2,$s/$/,1/' "$T/sizes-ring.csv" >"$B"
+expect_exit 3 - "$PLOT" sizes "$B" -o "$E"
+cat "$T/sizes-ring.csv" "$T/sizes-ring.csv" >"$B"
+expect_exit 3 - "$PLOT" sizes "$B" -o "$E"
+expect_ok "$PLOT" sizes "$T/sizes-ring.csv" "$T/sizes-ring.csv" -o "$T/sizes-twice.png"
+printf 'collective,algorithm\n"unterminated,ring\n' >"$B"
+expect_exit 3 - "$PLOT" sizes "$B" -o "$E"
+# speedup: --largest of a --flit Markdown table without its analytic column; numbers > 0.
+cat >"$T/flit.md" <<'MD'
+| configuration | flit (mean) | flit (16 MiB) | analytic (mean) | analytic (16 MiB) | paper | flit / paper |
+|---|---|---|---|---|---|---|
+| 4x4x4: HalfRing + DimRotation vs DOR | 1.50 | 1.60 | 1.40 | 1.50 | 1.57 | 0.96 |
+MD
+expect_ok "$PLOT" speedup "$T/flit.md" --largest -o "$T/speedup-flit.png"
+check_image "$T/speedup-flit.png" 1000 800
+sed 's/| analytic ([^|]*//g; s/| 1\.40 | 1\.50 //; s/|---|---|---|---|---|---|---|/|---|---|---|---|---|/' \
+  "$T/flit.md" >"$T/noan.md"
+expect_exit 3 - "$PLOT" speedup "$T/noan.md" --largest -o "$E"
+check "speedup: what the table lacks" grep -q "no 'analytic (SIZE)'" "$T/err"
+expect_exit 3 - "$PLOT" speedup "$T/noan.md" -o "$E"
+for v in inf nan -1 0 abc; do
+  sed "s/| 1\.62 |/| $v |/" "$T/micro25.md" >"$T/bad.md"
+  expect_exit 3 - "$PLOT" speedup "$T/bad.md" -o "$E"
+  sed "s/^\"8x4x4 F1: MATEe vs WFR-F1\",1.030/\"8x4x4 F1: MATEe vs WFR-F1\",$v/" "$T/micro25.csv" >"$B"
+  expect_exit 3 - "$PLOT" speedup "$B" -o "$E"
+done
+check "speedup: the bad cell's line named" grep -qF "$B:7: ours: must be a finite number > 0" "$T/err"
+# latency-load: an asked-for rate within [0, 1] flits/node/cycle, the measured loads and
+# latencies >= 0, a known status; in the CSV and in the JSON document.
+for cv in rate=nan rate=-0.1 rate=1.5 offered=-0.1 accepted=inf latency_mean=abc \
+  latency_p99=-1 status=weird; do
+  set_cell "$T/transpose.csv" "$B" "${cv%%=*}" "${cv#*=}"
+  expect_exit 3 - "$PLOT" latency-load "$B" -o "$E"
+done
+P="d['report']['points'][1]"
+for s in "${P}['rate_flits_per_node_cycle'] = float('nan')" "${P}['rate_flits_per_node_cycle'] = -0.1" \
+  "${P}['rate_flits_per_node_cycle'] = 1.5" "${P}['offered_flits_per_node_cycle'] = -0.1" \
+  "${P}['latency_cycles']['mean'] = 1e300" "${P}['status'] = 'weird'" "d['report']['points'] = []" \
+  "${P}['offered_flits_per_node_cycle'] = 10 ** 400"; do
+  jset "$T/sweep.json" "$T/bad.json" "$s"
+  expect_exit 3 - "$PLOT" latency-load "$T/bad.json" -o "$E"
+done
+jset "$T/sat.json" "$T/bad.json" "d['report']['saturation']['rate_flits_per_node_cycle'] = 1.5"
+expect_exit 3 - "$PLOT" latency-load "$T/bad.json" -o "$E"
+# heatmap: the network's ids and coordinates, the numbers and strings of the report.
+N="d['network']"
+for s in "${N}['nodes'][0]['id'] = 2" "${N}['nodes'][0]['coord'][0] = 10 ** 15" \
+  "${N}['nodes'][0]['coord'][0] = -1" "${N}['nodes'][0]['coord'][0] = '1'" "${N}['links'][0]['dim'] = -1" \
+  "${N}['links'][0]['dir'] = 2" "d['report']['points'][1]['offered_flits_per_node_cycle'] = 'x'" \
+  "d['report']['points'][1]['channels'][0]['utilisation'] = 1e300"; do
+  jset "$T/links-t44.json" "$T/bad.json" "$s"
+  expect_exit 3 - "$PLOT" heatmap "$T/bad.json" -o "$E"
+done
+jset "$T/links-ft.json" "$T/bad.json" "${N}['nodes'][-1]['role'] = 5"
+expect_ok "$PLOT" heatmap "$T/bad.json" -o "$T/heat-role.png" # a role is shown as text
+jset "$T/links-an.json" "$T/bad.json" "d['report']['dim_scheduling'] = 2"
+expect_ok "$PLOT" heatmap "$T/bad.json" --slice z=1 -o "$T/heat-dims.png"
+# timeline: ends not before their starts, times in range.
+for s in "d['report']['phases'][0]['end_s'] = d['report']['phases'][0]['start_s'] - 1e-9" \
+  "d['report']['step_times'][0] = [2e-6, 1e-6]" "d['report']['phases'][0]['start_s'] = 10 ** 400" \
+  "d['report']['phases'][0]['steps'] = 1.5" "d['report']['bytes_per_node'] = -1"; do
+  jset "$T/steps.json" "$T/bad.json" "$s"
+  expect_exit 3 - "$PLOT" timeline "$T/bad.json" -o "$E"
+done
+jset "$T/steps.json" "$T/bad.json" "d['report']['dim_scheduling'] = 2"
+expect_ok "$PLOT" timeline "$T/bad.json" -o "$T/timeline-dims.png"
+{ printf '{"report": '; head -c 100000 /dev/zero | tr '\0' '['; } >"$T/bad.json"
+expect_exit 3 - "$PLOT" timeline "$T/bad.json" -o "$E" # nested too deep for Python's JSON
+# Text is shown as it is: '$' (no mathtext), control characters (as U+FFFD: no XML has them), a
+# 200,000-character cell (past Python's CSV field limit), a BOM, a leading '_'.
+# shellcheck disable=SC2016 # the '$' are the text
+set_cell "$T/sizes-ring.csv" "$B" algorithm "$(printf 'ri$\\frac{$ng\001')"
+expect_ok "$PLOT" sizes "$B" -o "$T/dollar.svg" --title '$\foo$ costs'
+# shellcheck disable=SC2016
+check_image "$T/dollar.svg" 800 500 'ri$\frac{$ng'
+awk -F, 'BEGIN { OFS = "," } NR == 2 { s = "r"; while (length(s) < 200000) s = s s; $2 = s }
+  { print }' "$T/sizes-ring.csv" >"$B"
+expect_ok "$PLOT" sizes "$B" -o "$T/long.png"
+check_image "$T/long.png" 800 500
+{ printf '\357\273\277'; cat "$T/sizes-ring.csv"; } >"$B"
+expect_ok "$PLOT" sizes "$B" -o "$T/bom.png"
+set_cell "$T/sizes-ring.csv" "$B" algorithm _ring # matplotlib leaves '_...' out of a legend
+expect_ok "$PLOT" sizes "$B" -o "$T/underscore.svg"
+check "a label beginning with _ is in the legend" grep -q '_ring' "$T/underscore.svg"
 no_file "bad inputs" "$E"
 cp "$T/timeline.png" "$T/keep.png"
 expect_exit 3 - "$PLOT" timeline "$T/nosteps.json" -o "$T/keep.png"

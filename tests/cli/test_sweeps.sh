@@ -13,6 +13,19 @@ mapfile -t jobs < <("$SWEEPS/jobs")
 n=${#jobs[@]}
 check "the job list has 16 reports" [ "$n" = 16 ]
 
+# --- stage: a NAME that is not a stage file's is one error line, exit 2, before any tool runs --
+B=$T/names
+for name in .json net-4x4-.json foo.json net-4x4 route--dor.json route-4x4-.json net-4x0.json \
+  net-04x4.json net-4.json 'route-4x4-d r.json' sched-4x4-dor-ring-sequential-.json \
+  report-4x4-dor--sequential-1MiB.json report-4x4-dor-ring-sequential-1MiB-x.json \
+  "$(printf 'route-4x4-dor\nx.json')"; do
+  expect_exit 2 - "$SWEEPS/stage" "$B/$name"
+done
+expect_exit 2 - "$SWEEPS/stage"
+expect_exit 2 - "$SWEEPS/stage" -x "$B/net-4x4.json"
+expect_exit 2 - "$SWEEPS/stage" "$B/net-4x4.json" "$B/net-4x4-.json"
+check "stage: every NAME checked before any tool runs" [ ! -e "$B" ]
+
 # --- make -j2 ---------------------------------------------------------------------------------
 expect_ok make --no-print-directory -C "$SWEEPS" -j2 OUT="$T/make"
 check "make: sweep.csv has a header and one row per job" [ "$(grep -c '' "$T/make/sweep.csv")" = $((n + 1)) ]
