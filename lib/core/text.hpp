@@ -12,6 +12,10 @@ namespace icnkit {
 // another line on stderr. Other bytes (UTF-8 included) pass unchanged.
 std::string escape_control(std::string_view s);
 
+// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF):
+// what a JSON document may hold.
+bool is_utf8(std::string_view s);
+
 // Optimal-string-alignment distance: insertions, deletions, substitutions and transpositions of
 // adjacent characters each cost 1. Case-sensitive.
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -110,4 +110,8 @@ check "parameters kept, one changed" [ "$(jget "$T/p2.json" "[d['routing']['para
 topo-route -i "$T/f1.json" --algorithm minimal --no-provenance -q >"$T/f3.json"
 check "--algorithm given wins" [ "$(jget "$T/f3.json" "d['routing']['algorithm']")" = minimal ]
 
+# --- an argument that is not UTF-8 cannot be recorded in a document's provenance ----------------
+expect_exit 2 - topo-enum -n 16 --where "$(printf 'k=\x9e')"
+check "names the argument" grep -q "^topo-enum: error: argument 4: is not UTF-8 text" "$T/err"
+
 finish

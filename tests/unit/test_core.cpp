@@ -31,6 +31,40 @@ TEST_CASE("sizes parse in decimal and binary units", "[core]") {
     CHECK(kind_of([&] { parse_bytes(bad, "--bytes"); }) == ErrorKind::Usage);
 }
 
+TEST_CASE("is_utf8: well-formed UTF-8 only", "[core]") {
+  for (std::string ok : {"", "abc", "1\xC2\xB5s", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                         "\xED\x9F\xBF", "\xF4\x8F\xBF\xBF"})
+    CHECK(is_utf8(ok));
+  for (std::string bad :
+       {"\x80", "\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+        "\xF5\x80\x80\x80", "\xC2", "\xE2\x82", "a\x9E", "\xFF"})
+    CHECK_FALSE(is_utf8(bad));
+}
+
+TEST_CASE("nccl-tests' K, M, G, T are binary; spaces never join digits; µs is us", "[core]") {
+  CHECK(parse_bytes("8K", "x") == 8192);
+  CHECK(parse_bytes("64M", "x") == 64ull << 20);
+  CHECK(parse_bytes("1G", "x") == 1ull << 30);
+  CHECK(parse_bytes("2T", "x") == 2ull << 40);
+  CHECK(parse_sizes("8K:1G:x2", "x") == parse_sizes("8KiB:1GiB:x2", "x"));
+  // Spaces around the value and between number and unit are allowed, nowhere else.
+  CHECK(parse_bytes(" 64 MiB ", "x") == 64ull << 20);
+  CHECK(parse_bandwidth("50 GB/s", "x") == parse_bandwidth("50GB/s", "x"));
+  for (auto bad : {"1 2", "6 4MiB", "64 Mi B", "1\t2"})
+    CHECK(kind_of([&] { parse_bytes(bad, "--bytes"); }) == ErrorKind::Usage);
+  CHECK(kind_of([&] { parse_bandwidth("5 0GB/s", "--link-bw"); }) == ErrorKind::Usage);
+  CHECK(kind_of([&] { parse_time("1 00ns", "--link-latency"); }) == ErrorKind::Usage);
+  CHECK(parse_time("1\xC2\xB5s", "x") == parse_time("1us", "x")); // micro sign
+  CHECK(parse_time("2\xCE\xBCs", "x") == parse_time("2us", "x")); // Greek mu
+  CHECK(kind_of([&] { parse_time("1\xC2\xB5", "x"); }) == ErrorKind::Usage);
+  try {
+    parse_bytes("1Q", "--bytes");
+    FAIL("1Q accepted");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("K, M, G, T (powers of 1024)"));
+  }
+}
+
 TEST_CASE("bandwidths parse in bytes and bits per second", "[core]") {
   CHECK(parse_bandwidth("50GB/s", "x") == Approx(5.0e10).epsilon(1e-15));
   CHECK(parse_bandwidth("400Gb/s", "x") == Approx(5.0e10).epsilon(1e-15));

@@ -258,7 +258,8 @@ bool attr_is(const Candidate& c, const char* key, std::int64_t v) {
 
 } // namespace
 
-TEST_CASE("every family: metrics equal exact computation on the built graph", "[family-metrics]") {
+TEST_CASE("every family: metrics equal exact computation on the built graph",
+          "[family-metrics][slow]") {
   // Per family: networks generated, diameters and path diversities checked exactly.
   std::map<std::string, std::int64_t> generated, diameters, diversities;
   for (const Family* f : families()) {
@@ -352,7 +353,7 @@ TEST_CASE("every family: metrics equal exact computation on the built graph", "[
 
 TEST_CASE("every family: the bisection is never below the brute-force minimum, and a closed "
           "form equals it",
-          "[family-metrics]") {
+          "[family-metrics][slow]") {
   std::int64_t checked = 0, closed = 0, heuristic = 0, heuristic_exact = 0;
   double worst = 1.0;
   std::string worst_id;

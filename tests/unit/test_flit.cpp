@@ -177,7 +177,7 @@ TEST_CASE("flit: zero-load latency equals the closed form (8x8 mesh and torus)",
   }
 }
 
-TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 mesh curve", "[flit]") {
+TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 mesh curve", "[flit][slow]") {
   // BookSim 2.0 (IQ router, dor, 2 VCs x 8 flits, iSLIP x2), seed 0: average packet latency.
   const std::vector<CurvePoint> ref = {
       {0.05, 27.03, 30.32}, {0.15, 27.63, 32.28}, {0.25, 28.53, 35.94}, {0.35, 32.53, 47.88}};
@@ -187,7 +187,7 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 mesh curve", "[flit
   check_curve(f, ref);
 }
 
-TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 torus curve", "[flit]") {
+TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 torus curve", "[flit][slow]") {
   // BookSim 2.0 run here (topology torus, k 8, n 2, dim_order, the mesh's router settings), the
   // mean of seeds 0 and 1: average packet latency. BookSim's torus links take 2 cycles (its
   // kncube channels carry a latency of 2), and its dim_order_torus picks a dateline VC class per
@@ -210,7 +210,8 @@ topo::Network family(const std::string& name, std::int64_t n_chip, const std::st
   return topo::generate(ctx, l.items.front(), {});
 }
 
-TEST_CASE("flit: the BookSim preset reproduces BookSim's flattened butterfly curve", "[flit]") {
+TEST_CASE("flit: the BookSim preset reproduces BookSim's flattened butterfly curve",
+          "[flit][slow]") {
   // BookSim 2.0 run here: topology flatfly, c 4, k 4, n 2 (a 4x4 HyperX, 4 nodes per router),
   // use_noc_latency 0 (every channel 1 cycle), routing ran_min (min_flatfly: the lowest
   // differing dimension first, i.e. DOR), the mesh's router settings; mean of seeds 0 and 1.
@@ -226,7 +227,7 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's flattened butterfly cur
   check_curve(f, ref);
 }
 
-TEST_CASE("flit: the BookSim preset reproduces BookSim's fat-tree curve", "[flit]") {
+TEST_CASE("flit: the BookSim preset reproduces BookSim's fat-tree curve", "[flit][slow]") {
   // BookSim 2.0 run here: topology fattree, k 4, n 3 (64 nodes, 3 levels of 16 switches: the
   // PGFT (3; 4,4,4; 1,4,4)), routing nca (up to the nearest common ancestor through a random up
   // port at each hop, then down: icnkit's minimal with --paths random and one VC class), the
@@ -251,7 +252,8 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's fat-tree curve", "[flit
   CHECK(r.latency.mean < 35.78 - 3);
 }
 
-TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 100)", "[flit]") {
+TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 100)",
+          "[flit][slow]") {
   // BookSim 2.0 run here: topology dragonflynew, k 2 (p 2, a 4, h 2, g 9: 72 nodes), routing
   // min (icnkit's dragonfly-min: the same paths and VC classes), its channel latencies (10 within a
   // group, 100 between groups, 1 to a node), the mesh's router settings; mean of seeds 0 and 1 at
@@ -293,7 +295,7 @@ TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 1
       {{0.1, 116.51, 119.85}, {0.2, 117.87, 121.91}, {0.3, 120.61, 126.04}, {0.4, 143.95, 133.44}});
 }
 
-TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound", "[flit]") {
+TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound", "[flit][slow]") {
   // The bound is 1 / (busiest channel's load per unit of injection) from route::demand_load,
   // the figure topo-route --load --traffic prints: 1/7 for transpose and bit-reverse under XY
   // DOR on the 8x8 mesh (7 flows share the busiest channel), 1 for uniform on the 8x8 torus. A
@@ -342,7 +344,7 @@ TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound"
   }
 }
 
-TEST_CASE("flit: saturation within 0.015 of BookSim's (latency 3 x T0)", "[flit]") {
+TEST_CASE("flit: saturation within 0.015 of BookSim's (latency 3 x T0)", "[flit][slow]") {
   // BookSim: 0.398 (P = 1, T0 = 27) and 0.376 (P = 4, T0 = 30).
   auto n = test::grid_network("mesh", {8, 8}, {1, 1});
   auto fn = routing("dor", n);

@@ -252,6 +252,10 @@ inline int run(const char* name, const char* description, int argc, char** argv,
     app.set_version_flag("--version",
                          std::string(name) + " " + kVersion + " (git " + kGitRevision + ")");
     app.get_formatter()->column_width(34);
+    // Documents are UTF-8 JSON and record the command line (provenance): an argument that is
+    // not UTF-8 text is refused here, not mangled or failed on when the document is written.
+    for (std::size_t k = 0; k < c.argv.size(); ++k)
+      if (!is_utf8(c.argv[k])) fail_usage("argument " + std::to_string(k + 1), "is not UTF-8 text");
     setup(app, c);
     detail::make_integers_strict(app);
     app.allow_extras(); // collected below, to suggest the option a typo meant
