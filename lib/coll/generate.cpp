@@ -1,6 +1,9 @@
 #include "coll/generate.hpp"
 
 #include "coll/digest.hpp"
+#include "coll/rank_algorithms.hpp"
+#include "coll/rank_program.hpp"
+#include "coll/rank_verify.hpp"
 #include "coll/registry.hpp"
 #include "coll/rings.hpp"
 #include "coll/verify.hpp"
@@ -40,8 +43,87 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
 
 } // namespace
 
-Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults) {
+bool torus_form(const Request& req, const topo::Network& net) {
+  const AlgorithmInfo* a = find_algorithm(req.algorithm);
+  return net.family == "torus" && a && a->implements(req.collective);
+}
+
+Verification verify_ranks(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
+                          const route::RoutingFunction& fn, ErrorKind on_failure,
+                          const std::string& where) {
+  const RankSchedule& r = *s.ranks;
+  RankCheck c = verify_rank_semantics(r, s.collective, on_failure, where + "/ranks");
+  Verification v;
+  v.delivered = true;
+  v.method = c.method;
+  v.phases_checked = static_cast<std::int64_t>(r.phases.size());
+  v.steps_checked = c.steps_checked;
+  v.pieces_checked = c.pieces_checked;
+  v.hop_transfers_checked = check_rank_paths(r, net, faults, fn, where);
+  const std::vector<char> down = faults.down_links(net);
+  v.failed_links_avoided = std::count(down.begin(), down.end(), char{1});
+  return v;
+}
+
+namespace {
+
+Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const topo::Network& net,
+                        const topo::Faults& faults, const route::RoutingFunction* fn) {
+  const RankAlgorithmInfo* alg = find_rank_algorithm(req.algorithm);
+  if (!alg)
+    fail_usage("--algorithm", "'" + req.algorithm + "' is not an algorithm of the " + net.family +
+                                  " (between ranks: " + rank_algorithm_names() +
+                                  (net.family == "torus" ? "; on a torus also " + algorithm_names()
+                                                         : std::string()) +
+                                  ")");
+  if (!alg->implements(col.name)) {
+    std::string serve;
+    for (const auto& a : rank_algorithms())
+      if (a.implements(col.name)) serve += (serve.empty() ? "" : ", ") + a.name;
+    fail_infeasible("--collective", alg->name + " does not schedule " + col.name + " (" + col.name +
+                                        ": " + serve + ")");
+  }
+  if (!fn)
+    fail_input("/routing", "a schedule between ranks follows the routing: run topo-route first");
+  std::vector<std::int64_t> chips = rank_order(net, faults);
+  const auto n = static_cast<std::int64_t>(chips.size());
+  if (n < 1) fail_infeasible("/faults", "no live chip");
+  if (std::string why = alg->refuses(n); !why.empty())
+    fail_infeasible("--algorithm",
+                    alg->name + " " + why + "; the group has " + std::to_string(n) + " live chips");
+  if (req.root < 0 || req.root >= n)
+    fail_usage("--root", "must be a rank of the group, 0.." + std::to_string(n - 1));
+  Schedule s;
+  s.collective = col.name;
+  s.algorithm = alg->name;
+  s.dim_scheduling = "none";
+  s.fault_handling = "routing";
+  s.bytes_per_node = req.bytes_per_node;
+  s.chunks = 1;
+  s.ranks = alg->generate(col.name, n, req.root);
+  s.ranks->chips = std::move(chips);
+  s.network_fingerprint = net.fingerprint;
+  s.verification =
+      verify_ranks(s, net, faults, *fn, ErrorKind::Runtime, "coll-sched internal error: /schedule");
+  seal(s);
+  return s;
+}
+
+} // namespace
+
+Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults,
+                  const route::RoutingFunction* fn) {
   const CollectiveInfo& col = require_collective(req.collective, "--collective");
+  if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
+  // Between ranks unless it is a torus algorithm's request (whose own checks then say why a
+  // network or collective does not suit it).
+  if (!torus_form(req, net) &&
+      (find_rank_algorithm(req.algorithm) || !find_algorithm(req.algorithm))) {
+    if (req.chunks != 0)
+      fail_usage("--chunks", "belongs to the torus ring algorithms; " + req.algorithm + " on the " +
+                                 net.family + " runs between ranks");
+    return generate_ranks(req, col, net, faults, fn);
+  }
   const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
   require_implements(alg, col.name, "--collective");

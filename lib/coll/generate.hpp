@@ -2,6 +2,7 @@
 // composition of the algorithm's ring plans by the dimension scheduler, verification.
 #pragma once
 #include "coll/schedule.hpp"
+#include "route/routing.hpp"
 #include "topo/network.hpp"
 
 #include <cstdint>
@@ -18,13 +19,27 @@ struct Request {
   // generate.cpp).
   std::int64_t bytes_per_node = 0;
   int chunks = 0; // pipeline's C; 0 = the scheduler's default (6); other schedulers refuse it
+  std::int64_t root = 0; // broadcast / reduce: the root's rank
 };
+
+// Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus and an
+// algorithm of that name implementing the collective. Otherwise the algorithms between ranks
+// (rank_algorithms.hpp) serve it, over the routing.
+bool torus_form(const Request& req, const topo::Network& net);
 
 // Errors: unknown names Error(Usage) naming "--collective" / "--algorithm" / "--dims", --chunks
 // out of range or for a scheduler without chunks Error(Usage); a collective the algorithm does
 // not implement, a non-torus network, faults the algorithm cannot avoid (or, for MATE / MATEe,
 // no fault at all) Error(Infeasible); a schedule that fails its own verification Error(Runtime).
 // The result carries its verification and network_fingerprint = net.fingerprint.
-Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults);
+// `fn`: the network's routing, which schedules between ranks need (Error(Input) without it).
+Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults,
+                  const route::RoutingFunction* fn = nullptr);
+
+// Verifies a schedule between ranks: what every rank ends with (rank_verify.hpp) and that the
+// routing delivers every (sender, peer) pair around the faults (rank_program.hpp).
+Verification verify_ranks(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
+                          const route::RoutingFunction& fn, ErrorKind on_failure,
+                          const std::string& where);
 
 } // namespace icnkit::coll

@@ -1,6 +1,7 @@
 #include "coll/registry.hpp"
 
 #include "coll/dims.hpp"
+#include "coll/rank_algorithms.hpp"
 
 #include <algorithm>
 
@@ -49,6 +50,8 @@ const std::vector<CollectiveInfo>& collectives() {
       {"all-reduce", "every node ends with the element-wise reduction of all nodes' S bytes"},
       {"reduce-scatter", "every node ends with its S/n share of the reduction"},
       {"all-gather", "every node ends with every node's S/n share"},
+      {"broadcast", "every node ends with the root's S bytes"},
+      {"reduce", "the root ends with the element-wise reduction of all nodes' S bytes"},
   };
   return list;
 }
@@ -217,8 +220,23 @@ json describe() {
     json impl = json::array();
     for (auto& a : algorithms())
       if (a.implements(c.name)) impl.push_back(a.name);
-    cols.push_back({{"name", c.name}, {"summary", c.summary}, {"algorithms", impl}});
+    json ranks = json::array();
+    for (auto& a : rank_algorithms())
+      if (a.implements(c.name)) ranks.push_back(a.name);
+    cols.push_back({{"name", c.name},
+                    {"summary", c.summary},
+                    {"algorithms", impl},
+                    {"algorithms_between_ranks", ranks}});
   }
+  json between = json::array();
+  for (auto& a : rank_algorithms())
+    between.push_back(
+        {{"name", a.name},
+         {"summary", a.summary},
+         {"reference", a.reference},
+         {"collectives", a.collectives},
+         {"fault_handling", "routing"},
+         {"applies", a.refuses(1000).empty() ? "any number of ranks" : a.refuses(1000)}});
   for (auto& a : algorithms())
     algs.push_back({{"name", a.name},
                     {"summary", a.summary},
@@ -231,7 +249,10 @@ json describe() {
                     {"summary", d.summary},
                     {"reference", d.reference},
                     {"parameters", params_json(d.params)}});
-  return {{"collectives", cols}, {"algorithms", algs}, {"dim_scheduling", dims}};
+  return {{"collectives", cols},
+          {"algorithms", algs},
+          {"algorithms_between_ranks", between},
+          {"dim_scheduling", dims}};
 }
 
 } // namespace icnkit::coll

@@ -1,5 +1,7 @@
 #include "coll/schedule.hpp"
 
+#include "coll/rank_algorithms.hpp"
+
 #include "coll/registry.hpp"
 
 #include <algorithm>
@@ -67,6 +69,7 @@ std::string to_string(PhaseOp op) {
 }
 
 std::int64_t Schedule::step_count() const {
+  if (ranks) return static_cast<std::int64_t>(ranks->steps.size());
   std::int64_t n = 0;
   for (auto& p : phases) n += static_cast<std::int64_t>(p.steps.size());
   return n;
@@ -114,8 +117,13 @@ json to_json(const Schedule& s) {
   }
   json j = {{"collective", s.collective},         {"algorithm", s.algorithm},
             {"dim_scheduling", s.dim_scheduling}, {"fault_handling", s.fault_handling},
-            {"bytes_per_node", s.bytes_per_node}, {"chunks", s.chunks},
-            {"step_count", s.step_count()},       {"phases", phases}};
+            {"bytes_per_node", s.bytes_per_node}, {"chunks", s.chunks}};
+  if (s.ranks) {
+    j["ranks"] = to_json(*s.ranks);
+  } else {
+    j["step_count"] = s.step_count();
+    j["phases"] = phases;
+  }
   if (s.lanes != 1) j["lanes"] = s.lanes;
   if (s.verification) {
     const Verification& v = *s.verification;
@@ -180,17 +188,10 @@ RingTransfer parse_transfer(ObjReader& r, const Phase& p) {
 
 } // namespace
 
-Schedule parse_schedule(ObjReader& r) {
-  Schedule s;
-  s.collective = r.string("collective");
-  s.algorithm = r.string("algorithm");
-  s.dim_scheduling = r.string("dim_scheduling");
-  s.fault_handling = r.string("fault_handling");
-  // The names are the registry's: a schedule says what made it, and the simulators' reports
-  // and tables (net-sim --format nccl's header) print them.
-  if (!find_collective(s.collective))
-    r.fail("collective",
-           "unknown collective \"" + s.collective + "\" (known: " + collective_names() + ")");
+namespace {
+
+// The torus ring form: phases of ring transfers.
+void parse_ring_form(ObjReader& r, Schedule& s) {
   const AlgorithmInfo* alg = find_algorithm(s.algorithm);
   if (!alg)
     r.fail("algorithm",
@@ -255,6 +256,39 @@ Schedule parse_schedule(ObjReader& r) {
     if (!seen_step[k])
       r.fail("step_count", "is " + std::to_string(declared_steps) + " but no phase has step " +
                                std::to_string(k) + " (step ids must be dense)");
+}
+
+} // namespace
+
+Schedule parse_schedule(ObjReader& r) {
+  Schedule s;
+  s.collective = r.string("collective");
+  s.algorithm = r.string("algorithm");
+  s.dim_scheduling = r.string("dim_scheduling");
+  s.fault_handling = r.string("fault_handling");
+  // The names are the registry's: a schedule says what made it, and the simulators' reports
+  // and tables (net-sim --format nccl's header) print them.
+  if (!find_collective(s.collective))
+    r.fail("collective",
+           "unknown collective \"" + s.collective + "\" (known: " + collective_names() + ")");
+  if (r.has("ranks")) {
+    const RankAlgorithmInfo* ra = find_rank_algorithm(s.algorithm);
+    if (!ra)
+      r.fail("algorithm", "unknown algorithm \"" + s.algorithm +
+                              "\" for a schedule between ranks (known: " + rank_algorithm_names() +
+                              ")");
+    if (!ra->implements(s.collective))
+      r.fail("algorithm", s.algorithm + " does not schedule " + s.collective);
+    if (s.dim_scheduling != "none") r.fail("dim_scheduling", "is \"none\" between ranks");
+    if (s.fault_handling != "routing")
+      r.fail("fault_handling", "is \"routing\" between ranks (the routing avoids failed links)");
+    s.bytes_per_node = r.integer("bytes_per_node", 1);
+    s.chunks = static_cast<int>(r.integer("chunks", 1, 1));
+    ObjReader rr = r.object("ranks");
+    s.ranks = parse_rank_schedule(rr, s.collective);
+  } else {
+    parse_ring_form(r, s);
+  }
   if (auto vo = r.object_opt("verification")) {
     Verification v;
     v.delivered = vo->boolean("delivered");

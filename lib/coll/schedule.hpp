@@ -36,6 +36,7 @@
 // lanes need not be. Verification proves that no interleaving of the lanes can send data a node
 // does not hold (verify.hpp).
 #pragma once
+#include "coll/rank_schedule.hpp"
 #include "core/json_reader.hpp"
 
 #include <cstdint>
@@ -127,6 +128,9 @@ struct Schedule {
   int chunks = 1;
   int lanes = 1; // lanes per chunk: every step's lane is < lanes
   std::vector<Phase> phases;
+  // The other form (rank_schedule.hpp): a schedule between ranks over the routing, on any
+  // network; phases is then empty, dim_scheduling "none", fault_handling "routing".
+  std::optional<RankSchedule> ranks;
   std::optional<Verification> verification;
   std::string network_fingerprint;
   // The digest of the content verify() passed (digest.hpp), "" when none is recorded.

@@ -48,6 +48,7 @@ private:
   std::vector<double> bw_, lat_;
   std::vector<char> down_;
   std::vector<std::uint32_t> cnt_;   // scratch: unfrozen flows on the channel
+  std::vector<double> wsum_;         // scratch: their shares' sum (weighted_ only)
   std::vector<double> cap_;          // scratch: capacity not yet handed out
   std::vector<std::uint32_t> head_;  // scratch: CSR start of the channel's flows
   std::vector<std::uint32_t> run_;   // scratch: CSR length of the channel's flows
@@ -63,6 +64,23 @@ private:
   std::vector<double> last_done_;      // latest completion among its drained flows
   std::vector<char> started_;
   std::int64_t finished_ = 0;
+  // Repeated steps (Program::repeats): a step that ran alone (no other step started or running
+  // while it ran, the network idle at its start) is remembered by its duration, flow count and
+  // channel bytes; a later repeat that also starts alone takes that duration without being
+  // simulated, and its bytes are added at the end (count_ times the remembered ones).
+  struct Memo {
+    bool alone = false; // the step ran alone: its figures stand for its repeats
+    double duration = 0;
+    std::int64_t flows = 0;
+    std::vector<double> channel_bytes;
+    std::int64_t repeats_run = 0;
+  };
+  std::vector<std::int64_t> memo_of_; // per step: index into memos_, or -1
+  std::vector<Memo> memos_;
+  std::int64_t running_ = 0;             // steps started and not finished
+  std::int64_t starts_ = 0;              // steps started so far
+  std::vector<std::int64_t> start_mark_; // per remembered step: starts_ when it started
+  std::vector<char> memo_recording_;     // per remembered step: recording now
   using Fin = std::pair<double, std::uint32_t>;
   std::priority_queue<Fin, std::vector<Fin>, std::greater<Fin>> fin_;
 
@@ -70,6 +88,10 @@ private:
   std::vector<double> rem_, rate_, t0_, bytes_, flat_, drain_at_, new_rate_;
   std::vector<std::uint32_t> step_, first_, count_;
   std::vector<std::uint32_t> pool_;
+  // The share of each pool entry (program.hpp), kept only once a flow with a share below 1 has
+  // started (weighted_): until then every share is 1 and the arithmetic is the unweighted one.
+  std::vector<double> wpool_;
+  bool weighted_ = false;
   std::vector<char> frozen_;
   double min_drain_ = kInf;
   bool dirty_ = false;
@@ -93,6 +115,7 @@ void Engine::setup_channels() {
       down_[2 * l] = down_[2 * l + 1] = 1;
   }
   cnt_.assign(c, 0);
+  wsum_.assign(c, 0);
   cap_.assign(c, 0);
   head_.assign(c, 0);
   run_.assign(c, 0);
@@ -127,6 +150,19 @@ void Engine::setup_steps() {
       dependents_[fill[static_cast<std::size_t>(a)]++] = static_cast<std::uint32_t>(s);
   pending_.assign(ns, 0);
   last_done_.assign(ns, 0);
+  memo_of_.assign(ns, -1);
+  for (std::size_t s = 0; s < ns; ++s) {
+    const std::int64_t j = prog_.repeats(s);
+    if (j < 0) continue;
+    if (static_cast<std::size_t>(j) >= s)
+      fail_runtime(kWhere, "step " + std::to_string(s) + " repeats a later step");
+    if (memo_of_[static_cast<std::size_t>(j)] < 0) {
+      memo_of_[static_cast<std::size_t>(j)] = static_cast<std::int64_t>(memos_.size());
+      memos_.emplace_back();
+    }
+  }
+  start_mark_.assign(memos_.size(), 0);
+  memo_recording_.assign(memos_.size(), 0);
   started_.assign(ns, 0);
   res_.step_start_s.assign(ns, 0);
   res_.step_end_s.assign(ns, 0);
@@ -137,7 +173,30 @@ void Engine::start_step(std::size_t s, double t) {
   started_[s] = 1;
   res_.step_start_s[s] = t;
   last_done_[s] = t;
+  const bool idle = running_ == 0 && rem_.empty();
+  ++running_;
+  ++starts_;
+  if (const std::int64_t j = prog_.repeats(s); j >= 0 && idle) {
+    const std::int64_t m = memo_of_[static_cast<std::size_t>(j)];
+    if (m >= 0 && memos_[static_cast<std::size_t>(m)].alone) {
+      Memo& memo = memos_[static_cast<std::size_t>(m)];
+      ++memo.repeats_run;
+      res_.flows += memo.flows;
+      pending_[s] = 0;
+      fin_.push({t + memo.duration, static_cast<std::uint32_t>(s)});
+      return;
+    }
+  }
   prog_.flows(s, buf_);
+  // A step later steps repeat: remember it, if it runs alone.
+  Memo* rec = nullptr;
+  if (const std::int64_t m = memo_of_[s]; m >= 0 && idle) {
+    rec = &memos_[static_cast<std::size_t>(m)];
+    rec->channel_bytes.assign(bw_.size(), 0.0);
+    rec->flows = static_cast<std::int64_t>(buf_.flows.size());
+    start_mark_[static_cast<std::size_t>(m)] = starts_;
+    memo_recording_[static_cast<std::size_t>(m)] = 1;
+  }
   const double step_latency = prog_.steps()[s].latency_s;
   const std::size_t nch = bw_.size();
   std::uint32_t pending = 0;
@@ -145,6 +204,11 @@ void Engine::start_step(std::size_t s, double t) {
   for (auto* v : {&rem_, &rate_, &t0_, &bytes_, &flat_, &drain_at_}) v->reserve(grow);
   for (auto* v : {&step_, &first_, &count_}) v->reserve(grow);
   pool_.reserve(pool_.size() + buf_.channels.size());
+  if (!buf_.shares.empty() && !weighted_) {
+    weighted_ = true;
+    wpool_.assign(pool_.size(), 1.0);
+  }
+  if (weighted_) wpool_.reserve(pool_.size() + buf_.channels.size());
   for (const Flow& f : buf_.flows) {
     if (!(f.bytes >= 0) || !std::isfinite(f.bytes))
       fail_input(kWhere, "step " + std::to_string(s) + ": a flow from " + std::to_string(f.src) +
@@ -162,8 +226,19 @@ void Engine::start_step(std::size_t s, double t) {
         fail_input(kWhere, "step " + std::to_string(s) + ": a flow from " + std::to_string(f.src) +
                                " to " + std::to_string(f.dst) + " uses failed link " +
                                std::to_string(topo::link_of_channel(ch)));
-      lat += lat_[static_cast<std::size_t>(ch)];
-      res_.channel_bytes[static_cast<std::size_t>(ch)] += f.bytes;
+      const double w = buf_.share(f.first + i);
+      if (!(w > 0 && w <= 1))
+        fail_runtime(kWhere, "step " + std::to_string(s) + ": a flow's share of channel " +
+                                 std::to_string(ch) + " is not in (0, 1]");
+      if (buf_.shares.empty()) {
+        lat += lat_[static_cast<std::size_t>(ch)];
+        res_.channel_bytes[static_cast<std::size_t>(ch)] += f.bytes;
+        if (rec) rec->channel_bytes[static_cast<std::size_t>(ch)] += f.bytes;
+      } else {
+        lat += w * lat_[static_cast<std::size_t>(ch)];
+        res_.channel_bytes[static_cast<std::size_t>(ch)] += w * f.bytes;
+        if (rec) rec->channel_bytes[static_cast<std::size_t>(ch)] += w * f.bytes;
+      }
     }
     if (step_latency >= 0) lat = step_latency;
     ++res_.flows;
@@ -184,8 +259,10 @@ void Engine::start_step(std::size_t s, double t) {
       fail_infeasible(kWhere, "too many concurrent flow hops for the analytic engine");
     first_.push_back(static_cast<std::uint32_t>(pool_.size()));
     count_.push_back(f.count);
-    for (std::uint32_t i = 0; i < f.count; ++i)
+    for (std::uint32_t i = 0; i < f.count; ++i) {
       pool_.push_back(static_cast<std::uint32_t>(buf_.channels[f.first + i]));
+      if (weighted_) wpool_.push_back(buf_.share(f.first + i));
+    }
   }
   // A huge step (the all-to-all baseline: millions of flows) would otherwise keep its buffer
   // alive beside the engine's own copy for the whole run.
@@ -207,6 +284,7 @@ void Engine::compute_rates(double t) {
     for (std::uint32_t i = 0; i < count_[f]; ++i) {
       std::uint32_t c = pool_[first_[f] + i];
       if (cnt_[c]++ == 0) touch_.push_back(c);
+      if (weighted_) wsum_[c] += wpool_[first_[f] + i];
     }
   // CSR of flows by channel (a flow crossing a channel twice appears twice, and so uses twice
   // its rate there, which is what it does).
@@ -227,9 +305,11 @@ void Engine::compute_rates(double t) {
   new_rate_.assign(nf, 0);
   std::vector<std::uint32_t>& live = touch_; // channels that still carry unfrozen flows
   std::size_t unfrozen = nf;
+  // A channel's fair share: its capacity left over the flows (weighted: their shares) on it.
+  auto fair = [&](std::uint32_t c) { return weighted_ ? cap_[c] / wsum_[c] : cap_[c] / cnt_[c]; };
   while (unfrozen > 0) {
     double share = kInf;
-    for (std::uint32_t c : live) share = std::min(share, cap_[c] / cnt_[c]);
+    for (std::uint32_t c : live) share = std::min(share, fair(c));
     if (!(share > 0) || !std::isfinite(share))
       fail_runtime("analytic engine", "max-min fair share is not positive");
     // Decide the whole level before freezing anything: freezing only raises other channels'
@@ -237,7 +317,7 @@ void Engine::compute_rates(double t) {
     const double limit = share * (1 + kShareTie);
     level_.clear();
     for (std::uint32_t c : live)
-      if (cap_[c] / cnt_[c] <= limit) level_.push_back(c);
+      if (fair(c) <= limit) level_.push_back(c);
     for (std::uint32_t c : level_)
       for (std::uint32_t k = head_[c], e = head_[c] + run_[c]; k < e; ++k) {
         std::uint32_t f = csr_[k];
@@ -247,7 +327,14 @@ void Engine::compute_rates(double t) {
         --unfrozen;
         for (std::uint32_t i = 0; i < count_[f]; ++i) {
           std::uint32_t c2 = pool_[first_[f] + i];
-          cap_[c2] -= share;
+          if (weighted_) {
+            const double w = wpool_[first_[f] + i];
+            cap_[c2] -= share * w;
+            // The last flow leaves the sum exactly 0, whatever the rounding on the way.
+            wsum_[c2] = cnt_[c2] == 1 ? 0.0 : wsum_[c2] - w;
+          } else {
+            cap_[c2] -= share;
+          }
           --cnt_[c2];
         }
       }
@@ -287,6 +374,8 @@ void Engine::drain(double t) {
     // pool order, so the pool compacts in place too).
     std::uint32_t first = first_[f], count = count_[f];
     for (std::uint32_t i = 0; i < count; ++i) pool_[pw + i] = pool_[first + i];
+    if (weighted_)
+      for (std::uint32_t i = 0; i < count; ++i) wpool_[pw + i] = wpool_[first + i];
     rem_[w] = rem_[f];
     rate_[w] = rate_[f];
     t0_[w] = t0_[f];
@@ -304,11 +393,22 @@ void Engine::drain(double t) {
   first_.resize(w);
   count_.resize(w);
   pool_.resize(pw);
+  if (weighted_) wpool_.resize(pw);
 }
 
 void Engine::finish_step(std::size_t s, double t) {
   res_.step_end_s[s] = t;
   ++finished_;
+  --running_;
+  if (const std::int64_t m = memo_of_[s]; m >= 0 && memo_recording_[static_cast<std::size_t>(m)]) {
+    Memo& memo = memos_[static_cast<std::size_t>(m)];
+    memo_recording_[static_cast<std::size_t>(m)] = 0;
+    // Alone: nothing else started while it ran, and nothing else is running as it ends.
+    memo.alone =
+        starts_ == start_mark_[static_cast<std::size_t>(m)] && running_ == 0 && rem_.empty();
+    memo.duration = t - res_.step_start_s[s];
+    if (!memo.alone) memo.channel_bytes = {};
+  }
   if (opt_.progress) opt_.progress->update(static_cast<std::uint64_t>(finished_));
   for (std::size_t k = dep_head_[s]; k < dep_head_[s + 1]; ++k) {
     std::uint32_t d = dependents_[k];
@@ -353,6 +453,12 @@ AnalyticResult Engine::run() {
                            " steps never start: their dependencies form a cycle (e.g. step " +
                            std::to_string(example) + ")");
   }
+
+  // The bytes of the repeats that were not simulated.
+  for (Memo& m : memos_)
+    if (m.repeats_run > 0)
+      for (std::size_t c = 0; c < bw_.size(); ++c)
+        res_.channel_bytes[c] += static_cast<double>(m.repeats_run) * m.channel_bytes[c];
 
   // Phases and totals.
   const auto& names = prog_.phases();

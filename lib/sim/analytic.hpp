@@ -14,6 +14,8 @@
 //   flow). Store-and-forward between steps is the schedule's business: every step of a
 //   hop-by-hop schedule pays its own latency, i.e. one alpha per sub-stage.
 // - A step finishes when its last flow completes.
+// - A flow split over several paths (ECMP as a fluid, program.hpp) takes share x rate of each
+//   channel it names, and its latency is the share-weighted sum of its channels' latencies.
 //
 // Exactness: tests compare with closed forms to 1e-9 relative, so a flow's drain time is always
 // computed as (time of its last rate change) + remaining / rate, a rate that comes out equal in

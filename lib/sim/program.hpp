@@ -9,7 +9,11 @@
 namespace icnkit::sim {
 
 // One flow: `bytes` from src to dst over the directed channels [first, first + count) of the
-// step's channel pool. Its latency is the sum of its links' latencies.
+// step's channel pool. Its latency is the sum of its links' latencies. A flow split over several
+// paths (ECMP as a fluid, route/spread.hpp) names each channel once with its share, the
+// fraction of the flow crossing it (StepFlows::shares): at rate r it takes r x share of each
+// channel's bandwidth, and its latency is the sum of share x link latency (the mean over its
+// paths).
 struct Flow {
   std::int64_t src = 0, dst = 0;
   double bytes = 0;
@@ -19,19 +23,37 @@ struct Flow {
 struct StepFlows {
   std::vector<Flow> flows;
   std::vector<std::int64_t> channels;
+  // Empty while every flow has share 1 on each of its channels; otherwise one per channel.
+  std::vector<double> shares;
   void clear() {
     flows.clear();
     channels.clear();
+    shares.clear();
   }
+  double share(std::size_t k) const { return shares.empty() ? 1.0 : shares[k]; }
   void add(std::int64_t src, std::int64_t dst, double bytes,
            const std::vector<std::int64_t>& path) {
     flows.push_back({src, dst, bytes, static_cast<std::uint32_t>(channels.size()),
                      static_cast<std::uint32_t>(path.size())});
     channels.insert(channels.end(), path.begin(), path.end());
+    if (!shares.empty()) shares.resize(channels.size(), 1.0);
   }
   void add1(std::int64_t src, std::int64_t dst, double bytes, std::int64_t channel) {
     flows.push_back({src, dst, bytes, static_cast<std::uint32_t>(channels.size()), 1});
     channels.push_back(channel);
+    if (!shares.empty()) shares.push_back(1.0);
+  }
+  // A flow over channels with their shares (each in (0, 1]).
+  void add_split(std::int64_t src, std::int64_t dst, double bytes,
+                 const std::vector<std::int64_t>& chans, const std::vector<double>& share) {
+    bool ones = true;
+    for (double x : share) ones = ones && x == 1.0;
+    const bool keep = !ones || !shares.empty();
+    if (keep) shares.resize(channels.size(), 1.0); // the earlier flows' ones
+    flows.push_back({src, dst, bytes, static_cast<std::uint32_t>(channels.size()),
+                     static_cast<std::uint32_t>(chans.size())});
+    channels.insert(channels.end(), chans.begin(), chans.end());
+    if (keep) shares.insert(shares.end(), share.begin(), share.end());
   }
 };
 
@@ -61,6 +83,11 @@ public:
   virtual void flows(std::size_t step, StepFlows& out) const = 0;
   // Null unless the program is a quotient by symmetry (above).
   virtual const FlowOrbits* orbits() const { return nullptr; }
+  // The id of an earlier step whose flows are exactly this step's (the same sources,
+  // destinations, bytes, channels and shares), or -1. The analytic engine then need not
+  // simulate a step that starts alone on an idle network when that earlier step did too: it
+  // takes the same time and moves the same bytes (a ring's 2(n-1) identical steps).
+  virtual std::int64_t repeats(std::size_t /*step*/) const { return -1; }
 };
 
 } // namespace icnkit::sim

@@ -44,6 +44,10 @@ json to_json(const Report& s) {
   if (!s.traffic.empty()) j["traffic"] = s.traffic;
   if (s.closed_form_s)
     j["closed_form"] = {{"time_s", *s.closed_form_s}, {"formula", s.closed_form_formula}};
+  if (s.bound_s) {
+    j["bound"] = {{"time_s", *s.bound_s}, {"kind", s.bound_kind}};
+    j["efficiency"] = s.time_s > 0 ? *s.bound_s / s.time_s : 0.0;
+  }
   if (s.step_times) {
     json st = json::array();
     for (auto& [a, b] : *s.step_times) st.push_back(json::array({a, b}));
@@ -113,6 +117,14 @@ Report parse_report(ObjReader& r) {
     s.closed_form_formula = cf->string("formula");
     cf->done();
   }
+  if (auto b = r.object_opt("bound")) {
+    s.bound_s = nonneg(*b, "time_s");
+    s.bound_kind = b->string("kind");
+    if (s.bound_kind != "injection" && s.bound_kind != "bisection")
+      b->fail("kind", "expected injection or bisection");
+    b->done();
+    nonneg(r, "efficiency"); // derived: bound / time
+  }
   if (const json* st = r.raw_opt("step_times")) {
     std::string where = r.where("step_times");
     if (!st->is_array()) fail_input(where, "must be an array of [start_s, end_s] pairs");
@@ -151,7 +163,10 @@ Report headline(std::string mode, std::string source, std::string collective, st
   if (time_s > 0) s.algbw_bytes_per_s = static_cast<double>(bytes_per_node) / time_s;
   // nccl-tests: busbw = algbw (n-1)/n for all-to-all, reduce-scatter and all-gather, 2 (n-1)/n
   // for all-reduce (which moves every byte twice).
-  if (n_nodes > 0)
+  // Broadcast and reduce: busbw = algbw (nccl-tests: every byte crosses the busiest link once).
+  if (s.collective == "broadcast" || s.collective == "reduce")
+    s.busbw_bytes_per_s = s.algbw_bytes_per_s;
+  else if (n_nodes > 0)
     s.busbw_bytes_per_s = s.algbw_bytes_per_s * (s.collective == "all-reduce" ? 2.0 : 1.0) *
                           static_cast<double>(n_nodes - 1) / static_cast<double>(n_nodes);
   return s;
@@ -319,7 +334,7 @@ std::string csv_header() {
          "max_link_util,mean_link_util,mode,source,phases,steps,flows,dim_scheduling,"
          "closed_form_us,network_fingerprint,candidate,family,n_chip,link_bw_GBps,"
          "link_latency_us,failed_links,failed_chips,faults_digest,routing,chunks,traffic,"
-         "latency\n";
+         "latency,bound_us,efficiency\n";
 }
 
 std::string csv_row(const Report& s, const RunConfig& c) {
@@ -334,7 +349,9 @@ std::string csv_row(const Report& s, const RunConfig& c) {
          std::to_string(c.n_chip) + "," + num(c.link_bandwidth_bytes_per_s / 1e9) + "," +
          num(c.link_latency_s * 1e6) + "," + std::to_string(c.failed_links) + "," +
          std::to_string(c.failed_chips) + "," + field(c.faults_digest) + "," + field(c.routing) +
-         "," + std::to_string(c.chunks) + "," + field(s.traffic) + "," + field(c.latency) + "\n";
+         "," + std::to_string(c.chunks) + "," + field(s.traffic) + "," + field(c.latency) + "," +
+         (s.bound_s ? num(*s.bound_s * 1e6) : std::string()) + "," +
+         (s.bound_s && s.time_s > 0 ? num(*s.bound_s / s.time_s) : std::string()) + "\n";
 }
 
 std::string nccl_header(const Report& first, const topo::Network& n) {

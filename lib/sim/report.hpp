@@ -52,6 +52,11 @@ struct Report {
   // The analytic expectation (coll/closed_form.hpp) when the configuration has one.
   std::optional<double> closed_form_s;
   std::string closed_form_formula;
+  // A lower bound on the collective's time (coll/bound.hpp) and what it bounds: "injection"
+  // (per-rank bytes over its live link bandwidth) or "bisection" (all-to-all). efficiency =
+  // bound / time.
+  std::optional<double> bound_s;
+  std::string bound_kind;
   std::int64_t steps = 0, flows = 0, events = 0;
   // Per step (start_s, end_s), only when asked for (net-sim --step-times).
   std::optional<std::vector<std::pair<double, double>>> step_times;

@@ -11,7 +11,8 @@ namespace icnkit::sim {
 AllToAllTraffic::AllToAllTraffic(const topo::Network& n, const topo::Faults& f,
                                  const route::RoutingFunction& fn, double bytes_per_node,
                                  const AllToAllOptions& o)
-    : net_(n), fn_(fn), down_links_(f.down_links(n)), pattern_(o.pattern) {
+    : net_(n), fn_(fn), down_links_(f.down_links(n)), ecmp_(o.ecmp), seed_(o.seed), faults_(f),
+      pattern_(o.pattern) {
   std::vector<char> down_chips = f.down_chips(n);
   for (std::int64_t c = 0; c < n.n_chip; ++c)
     if (!(static_cast<std::size_t>(c) < down_chips.size() &&
@@ -67,21 +68,20 @@ void AllToAllTraffic::flows(std::size_t step, StepFlows& out) const {
   const std::int64_t max_hops = 2 * static_cast<std::int64_t>(net_.nodes.size()) + 8;
   std::int64_t undelivered = 0;
   std::string example;
-  std::vector<std::int64_t> chans;
+  route::Spreader spreader(fn_, net_, faults_, ecmp_, seed_, max_hops);
+  route::Spread p;
   auto emit = [&](std::size_t i, std::size_t j) {
     const std::int64_t s = live_[i], t = live_[j];
-    route::Path p = route::trace(fn_, net_, down_links_, s, t, max_hops);
+    spreader.spread(s, t, p);
     if (!p.delivered) {
       if (undelivered++ == 0)
         example = std::to_string(s) + " -> " + std::to_string(t) +
                   (p.reason.empty() ? std::string() : " (" + p.reason + ")");
       return;
     }
-    chans.clear();
-    for (const route::Hop& h : p.hops)
-      chans.push_back(orbits_ ? orbits_->channel_rep[static_cast<std::size_t>(h.channel)]
-                              : h.channel);
-    out.add(s, t, bytes_per_flow_, chans);
+    if (orbits_)
+      for (std::int64_t& ch : p.channels) ch = orbits_->channel_rep[static_cast<std::size_t>(ch)];
+    out.add_split(s, t, bytes_per_flow_, p.channels, p.shares);
   };
   if (pairwise) {
     for (std::size_t i = 0; i < k; ++i) emit(i, pow2 ? i ^ round : (i + round) % k);

@@ -2,6 +2,7 @@
 // schedule, every chip injects at once and the network's routing function carries each flow.
 #pragma once
 #include "route/routing.hpp"
+#include "route/spread.hpp"
 #include "sim/program.hpp"
 #include "topo/network.hpp"
 
@@ -21,7 +22,9 @@ inline constexpr std::int64_t kTrafficBytesPerHop = 16;
 inline constexpr std::int64_t kDefaultTrafficMaxBytes = std::int64_t{4} << 30;
 
 // --traffic all-to-all: one step in which every ordered pair (s, t), s != t, of live chips sends
-// bytes_per_node / n bytes (n = live chips) as one flow over its path from route::trace.
+// bytes_per_node / n bytes (n = live chips) as one flow, spread over the routing's permitted
+// choices as route/spread.hpp says (ECMP split as a fluid, the load topo-route --load reports; or
+// one hashed path per flow).
 // --traffic all-to-all-pairwise: MPICH's pairwise-exchange MPI_Alltoall (the MICRO'25 DOR / WFR
 // baseline): n-1 rounds, one after the other; in round k = 1..n-1 the chip of rank i (its index
 // among the live chips) sends its bytes_per_node / n to rank i XOR k when n is a power of two,
@@ -42,6 +45,8 @@ struct AllToAllOptions {
   // For the analytic engine only: where the routing is translation invariant (sim/symmetry.hpp),
   // one flow per orbit (orbits() says how to expand), the same report bit for bit.
   bool symmetry = false;
+  route::Ecmp ecmp = route::Ecmp::Split;
+  std::uint64_t seed = 0; // of Ecmp::Hash
 };
 
 class AllToAllTraffic final : public Program {
@@ -61,6 +66,9 @@ private:
   const topo::Network& net_;
   const route::RoutingFunction& fn_;
   std::vector<char> down_links_;
+  route::Ecmp ecmp_;
+  std::uint64_t seed_;
+  topo::Faults faults_;
   std::vector<std::int64_t> live_;   // live chip ids, ascending
   std::vector<std::size_t> sources_; // indices into live_ of the chips that send (all, or one
                                      // per orbit under the symmetry)

@@ -43,7 +43,9 @@ check "help lists ring" grep -q "ring (all-to-all)" "$T/out"
 # Command-line errors: exit 2.
 expect_exit 2 "$T/net.json" coll-sched --algorithm bogus --bytes 1MiB
 check "lists known algorithms" grep -q "known: ring" "$T/err"
-expect_exit 2 "$T/net.json" coll-sched --collective broadcast --bytes 1MiB
+expect_exit 2 "$T/net.json" coll-sched --collective scatter --bytes 1MiB
+# broadcast is a collective, which no ring serves: infeasible.
+expect_exit 4 "$T/net.json" coll-sched --collective broadcast --bytes 1MiB
 expect_exit 2 "$T/net.json" coll-sched --dims bogus --bytes 1MiB
 expect_exit 2 "$T/net.json" coll-sched
 expect_exit 2 "$T/net.json" coll-sched --bytes 12XB

@@ -373,7 +373,9 @@ TEST_CASE("generate: registry names, collectives, faults", "[coll]") {
     CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Infeasible);
   }
   req.algorithm = "ring";
-  req.collective = "broadcast";
+  req.collective = "broadcast"; // a collective, which no ring serves
+  CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Infeasible);
+  req.collective = "scatter";
   CHECK(error_of([&] { generate(req, net, {}); }).first == ErrorKind::Usage);
   req.collective = "all-to-all";
   req.algorithm = "doublering";

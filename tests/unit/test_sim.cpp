@@ -57,6 +57,7 @@ struct F {
   std::int64_t src, dst;
   double bytes;
   std::vector<std::int64_t> channels;
+  std::vector<double> shares = {}; // empty: 1 on every channel
 };
 
 // A Program from explicit lists.
@@ -75,7 +76,11 @@ public:
   const std::vector<StepInfo>& steps() const override { return infos; }
   void flows(std::size_t step, StepFlows& out) const override {
     out.clear();
-    for (const F& f : step_flows[step]) out.add(f.src, f.dst, f.bytes, f.channels);
+    for (const F& f : step_flows[step])
+      if (f.shares.empty())
+        out.add(f.src, f.dst, f.bytes, f.channels);
+      else
+        out.add_split(f.src, f.dst, f.bytes, f.channels, f.shares);
   }
 };
 
@@ -368,4 +373,41 @@ TEST_CASE("report: JSON round trip, strictness, nccl-tests bandwidths, CSV", "[s
   CHECK(std::count(h.begin(), h.end(), ',') == std::count(row.begin(), row.end(), ','));
   CHECK(row.rfind("all-to-all,ring,4,1048576,", 0) == 0);
   CHECK(std::count(row.begin(), row.end(), '\n') == 1);
+}
+
+TEST_CASE("a flow split over paths takes share x rate on each channel", "[sim]") {
+  // A diamond: 0-1-3 (links 0, 1) and 0-2-3 (links 2, 3), every link 10 GB/s. Channel 2l goes
+  // a -> b. A flow 0 -> 3 split evenly over both paths runs at 2 x 10 GB/s (each channel carries
+  // half its rate) and pays the mean of the two paths' latencies.
+  auto net =
+      make_net(4, {{0, 1, 1e10, 1e-6}, {1, 3, 1e10, 2e-6}, {0, 2, 1e10, 3e-6}, {2, 3, 1e10, 6e-6}});
+  VecProgram p;
+  p.add_step({{0, 3, 4e6, {0, 2, 4, 6}, {0.5, 0.5, 0.5, 0.5}}});
+  auto r = simulate_analytic(p, net);
+  CHECK(close(r.time_s, 0.5 * (1e-6 + 2e-6) + 0.5 * (3e-6 + 6e-6) + 4e6 / 2e10));
+  CHECK(close(r.channel_bytes[0], 2e6));
+  CHECK(close(r.channel_bytes[6], 2e6));
+
+  // Weighted max-min: A split half/half over channels 0 and 4, B wholly on channel 0. Filling
+  // raises both rates together until channel 0 is full: r/2 + r = B, r = 2B/3 for both.
+  auto two = make_net(3, {{0, 1, 3e10, 0}, {1, 2, 3e10, 0}, {0, 2, 3e10, 0}});
+  VecProgram q;
+  q.add_step({{0, 1, 6e6, {0, 4}, {0.5, 0.5}}, {0, 1, 6e6, {0}}});
+  auto s = simulate_analytic(q, two);
+  // Both at 2e10 until they drain together at 6e6 / 2e10.
+  CHECK(close(s.time_s, 6e6 / 2e10));
+
+  // Once a split flow has switched the engine to weighted sharing, unsplit flows get exactly the
+  // doubles they get without it: step 1 (on forward channels) ends at the same instant whether
+  // step 0 (on the reverse channels, running beside it) is split or not.
+  VecProgram u, w;
+  u.add_step({{2, 0, 5e5, {5}}});
+  w.add_step({{2, 0, 5e5, {5, 3}, {0.5, 0.5}}});
+  for (VecProgram* v : {&u, &w})
+    v->add_step({{0, 2, 123456789, {0, 2}}, {0, 2, 987654, {4}}, {0, 1, 4567, {0}}});
+  CHECK(simulate_analytic(u, two).step_end_s[1] == simulate_analytic(w, two).step_end_s[1]);
+  // A share outside (0, 1] is a bug of the program.
+  VecProgram bad;
+  bad.add_step({{0, 1, 1, {0, 4}, {0.5, 1.5}}});
+  CHECK(kind_of([&] { simulate_analytic(bad, two); }) == ErrorKind::Runtime);
 }

@@ -1,10 +1,12 @@
 // coll-sched: schedule a collective on the document's torus network, verify it, add `schedule`.
 #include "coll/digest.hpp"
 #include "coll/generate.hpp"
+#include "coll/rank_algorithms.hpp"
 #include "coll/registry.hpp"
 #include "coll/verify.hpp"
 #include "common/tool.hpp"
 #include "core/units.hpp"
+#include "route/routing.hpp"
 
 #include <cstdio>
 #include <limits>
@@ -16,10 +18,10 @@ namespace {
 // --help derives its lists from the registry, like validation and --describe.
 std::string help_text() {
   std::string s =
-      "coll-sched: schedule a collective (all-to-all, all-reduce, reduce-scatter, all-gather)\n"
-      "on a torus network as hop-by-hop store-and-forward steps between neighbours, verify\n"
-      "exactly that every (source, destination) block (or reduced block) arrives once and no\n"
-      "failed link is used, and add the `schedule`\n"
+      "coll-sched: schedule a collective (all-to-all, all-reduce, reduce-scatter, all-gather,\n"
+      "broadcast, reduce) on the document's network, verify exactly that every rank ends with\n"
+      "what the collective defines (every block or reduced block once, every all-to-all item\n"
+      "at its destination) and that no failed link or chip is used, and add the `schedule`\n"
       "section to the document (an existing `report` section is dropped: it described another\n"
       "schedule). --bytes need not divide into whole pieces: piece sizes are real numbers of\n"
       "bytes in the analytic model. A schedule that fails verification is never written (exit\n"
@@ -33,9 +35,23 @@ std::string help_text() {
     }
     s += "): " + a.summary + "\n";
   }
-  s += "Dimension scheduling (--dims):\n";
+  s += "\nOn any network (between ranks, the chips in packaging order, over the routing section;\n"
+       "on a torus the torus algorithms of the same name take precedence):\n";
+  for (auto& a : coll::rank_algorithms()) {
+    s += "  " + a.name + " (";
+    for (std::size_t k = 0; k < a.collectives.size(); ++k) {
+      if (k) s += ", ";
+      s += a.collectives[k];
+    }
+    s += "): " + a.summary + "\n";
+  }
+  s += "\nDimension scheduling (--dims, torus algorithms):\n";
   for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
   s += "\nExamples:\n"
+       "  topo-enum -n 32 --family fat-tree --where k=8,layers=2,chips_per_board=1 | topo-gen \\\n"
+       "    | topo-route --algorithm dmodk | coll-sched --collective all-reduce --algorithm ring "
+       "\\\n"
+       "    --bytes 1GiB | net-sim --format csv\n"
        "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
        "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB\n"
        "  # HalfRing + DimRotation; MATEe around one failed Y link; FoldedRing all-reduce:\n"
@@ -56,6 +72,8 @@ std::string help_text() {
 int main(int argc, char** argv) {
   std::string collective = "all-to-all", algorithm = "ring", dims = "sequential", bytes;
   int chunks = 0;
+  std::int64_t root = 0;
+  CLI::Option* o_dims = nullptr;
   bool check = false;
   CLI::Option* o_chunks = nullptr;
   const std::string help = help_text();
@@ -65,14 +83,19 @@ int main(int argc, char** argv) {
         tool::add_input(app, c);
         app.add_option("--collective", collective, "Collective: " + coll::collective_names())
             ->default_str("all-to-all");
-        app.add_option("--algorithm", algorithm, "Algorithm: " + coll::algorithm_names())
+        app.add_option("--algorithm", algorithm,
+                       "Algorithm: on a torus " + coll::algorithm_names() + "; on any network " +
+                           coll::rank_algorithm_names())
             ->default_str("ring");
+        app.add_option("--root", root, "Root rank of broadcast and reduce (default 0)")
+            ->check(CLI::NonNegativeNumber);
         app.add_option(
             "--bytes", bytes,
             "Bytes per node, S (e.g. 64MiB, 8KB, 4096; KB/MB/GB are powers of 1000, KiB/MiB/GiB "
             "and nccl-tests' K/M/G of 1024); required");
-        app.add_option("--dims", dims, "Dimension scheduling: " + coll::dim_scheduling_names())
-            ->default_str("sequential");
+        o_dims =
+            app.add_option("--dims", dims, "Dimension scheduling: " + coll::dim_scheduling_names())
+                ->default_str("sequential");
         o_chunks = app.add_option(
             "--chunks", chunks,
             "Chunks of --dims pipeline (default 6, the paper's); dimrotation uses one "
@@ -95,9 +118,18 @@ int main(int argc, char** argv) {
           const topo::Network& net = d.require_network("coll-sched --check");
           if (!d.schedule)
             fail_input(source_name(c.input) + ":/schedule", "no schedule section to check");
-          d.schedule->verification =
-              coll::verify(*d.schedule, net, d.faults_or_none(), ErrorKind::Input,
-                           source_name(c.input) + ":/schedule");
+          const std::string where = source_name(c.input) + ":/schedule";
+          if (d.schedule->ranks) {
+            if (!d.routing)
+              fail_input(source_name(c.input) + ":/routing",
+                         "a schedule between ranks follows the routing: run topo-route first");
+            auto fn = route::make_routing(*d.routing, net, d.faults_or_none());
+            d.schedule->verification = coll::verify_ranks(*d.schedule, net, d.faults_or_none(), *fn,
+                                                          ErrorKind::Input, where);
+          } else {
+            d.schedule->verification =
+                coll::verify(*d.schedule, net, d.faults_or_none(), ErrorKind::Input, where);
+          }
           coll::seal(*d.schedule);
           tool::store(c, d);
           return;
@@ -106,9 +138,21 @@ int main(int argc, char** argv) {
         // way whatever the document.
         coll::Request req;
         req.collective = coll::require_collective(collective, "--collective").name;
-        const auto& alg = coll::require_algorithm(algorithm, "--algorithm");
-        req.algorithm = alg.name;
+        const coll::AlgorithmInfo* torus_alg = coll::find_algorithm(algorithm);
+        const coll::RankAlgorithmInfo* rank_alg = coll::find_rank_algorithm(algorithm);
+        if (!torus_alg && !rank_alg)
+          fail_usage("--algorithm", "unknown algorithm '" + algorithm +
+                                        "' (known: " + coll::algorithm_names() + " on a torus; " +
+                                        coll::rank_algorithm_names() + " on any network)");
+        if (!(torus_alg && torus_alg->implements(req.collective)) &&
+            !(rank_alg && rank_alg->implements(req.collective))) {
+          if (torus_alg && !rank_alg)
+            coll::require_implements(*torus_alg, req.collective, "--collective");
+          fail_infeasible("--collective", algorithm + " does not schedule " + req.collective);
+        }
+        req.algorithm = algorithm;
         req.dim_scheduling = coll::require_dim_scheduling(dims, "--dims").name;
+        req.root = root;
         if (bytes.empty()) fail_usage("--bytes", "required: the bytes each node holds, e.g. 64MiB");
         std::uint64_t b = parse_bytes(bytes, "--bytes");
         if (b > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
@@ -117,11 +161,16 @@ int main(int argc, char** argv) {
         // A given --chunks is a count: 0 does not mean "the scheduler's default".
         if (o_chunks->count() > 0 && chunks < 1) fail_usage("--chunks", "must be at least 1");
         req.chunks = chunks;
-        coll::resolve_chunks(coll::require_dim_scheduling(req.dim_scheduling, "--dims"), chunks);
-        coll::require_implements(alg, req.collective, "--collective");
+        if (torus_alg)
+          coll::resolve_chunks(coll::require_dim_scheduling(req.dim_scheduling, "--dims"), chunks);
         Document d = tool::load(c);
         const topo::Network& net = d.require_network("coll-sched");
-        d.schedule = coll::generate(req, net, d.faults_or_none());
+        if (!coll::torus_form(req, net) && o_dims->count() > 0)
+          fail_usage("--dims", "schedules the torus ring algorithms; " + req.algorithm +
+                                   " on the " + net.family + " runs between ranks");
+        std::unique_ptr<route::RoutingFunction> fn;
+        if (d.routing) fn = route::make_routing(*d.routing, net, d.faults_or_none());
+        d.schedule = coll::generate(req, net, d.faults_or_none(), fn.get());
         d.report.reset();
         tool::store(c, d);
       });

@@ -1,9 +1,13 @@
 // net-sim: simulate the document's schedule (or a synthetic traffic pattern over the routing) on
 // its network and record the figures as the `report` section, or print them as one CSV row.
+#include "coll/bound.hpp"
 #include "coll/closed_form.hpp"
 #include "coll/digest.hpp"
 #include "coll/expand.hpp"
+#include "coll/generate.hpp"
 #include "coll/hops.hpp"
+#include "coll/rank_algorithms.hpp"
+#include "coll/rank_program.hpp"
 #include "coll/verify.hpp"
 #include "common/tool.hpp"
 #include "core/threads.hpp"
@@ -357,8 +361,14 @@ SizedRun program_at(std::uint64_t size, const std::string& traffic, const Docume
   }
   r.sized =
       size == 0 ? *d.schedule : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
-  r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency,
-                                                   all.symmetry ? &faults : nullptr);
+  if (r.sized->ranks) {
+    if (!fn) fail_runtime("net-sim", "a schedule between ranks needs the routing");
+    r.n_nodes = r.sized->ranks->ranks();
+    r.prog = std::make_unique<coll::RankProgram>(*r.sized, net, faults, *fn, all.ecmp, all.seed);
+  } else {
+    r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency,
+                                                     all.symmetry ? &faults : nullptr);
+  }
   r.source = "schedule";
   r.collective = r.sized->collective;
   r.algorithm = r.sized->algorithm;
@@ -427,10 +437,20 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
     if (!d.schedule)
       fail_input(src + ":/schedule", "missing schedule section (run coll-sched first), or "
                                      "--traffic for synthetic traffic");
-    if (!coll::sealed(*d.schedule)) // else coll-sched verified this very content
-      coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
-    routes = std::make_unique<sim::flit::SourceRoutes>(net, 1 + coll::max_turns(*d.schedule));
-    routing = "schedule";
+    if (d.schedule->ranks) {
+      // Between ranks: the routing carries every packet, as it does the baselines.
+      if (!d.routing)
+        fail_input(src + ":/routing", "missing routing section (run topo-route first)");
+      fn = route::make_routing(*d.routing, net, faults);
+      routing = d.routing->algorithm;
+      if (!coll::sealed(*d.schedule))
+        coll::verify_ranks(*d.schedule, net, faults, *fn, ErrorKind::Input, src + ":/schedule");
+    } else {
+      if (!coll::sealed(*d.schedule)) // else coll-sched verified this very content
+        coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
+      routes = std::make_unique<sim::flit::SourceRoutes>(net, 1 + coll::max_turns(*d.schedule));
+      routing = "schedule";
+    }
   }
   const route::RoutingFunction& rfn = routes ? *routes : *fn;
   if (!f.given("--vcs")) rp.vcs = std::max(2, rfn.vc_count());
@@ -486,6 +506,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
 
 int main(int argc, char** argv) {
   std::string mode = "analytic", traffic, bytes_text, format = "json", latency_model = "per-step";
+  std::string ecmp; // "" = not given: split
   std::string sizes_text, csv_header = "always";
   std::vector<std::string> merge;
   bool step_times = false;
@@ -570,6 +591,14 @@ int main(int argc, char** argv) {
                        "phase)")
             ->check(CLI::IsMember({"per-step", "astra"}))
             ->default_str("per-step");
+        app.add_option("--ecmp", ecmp,
+                       "Analytic: how a flow uses the routing's equal-cost choices: split (evenly "
+                       "at every hop, as a fluid: the load topo-route --load reports; default) or "
+                       "hash (one path per flow, each hop's choice hashed from --seed, source, "
+                       "destination and chip, as a switch pins a flow). Flit mode routes every "
+                       "packet as the routing says (adaptive, or a random choice per packet)")
+            ->check(CLI::IsMember({"split", "hash"}))
+            ->default_str("split");
         add_flit_options(app, flit);
         tool::add_strict(app, c);
         tool::add_describe(app, c,
@@ -598,6 +627,9 @@ int main(int argc, char** argv) {
         if (mode == "flit") {
           if (latency_model != "per-step")
             fail_usage("--latency-model", "belongs to the analytic simulation of a schedule");
+          if (!ecmp.empty())
+            fail_usage("--ecmp", "belongs to the analytic simulation: flit mode routes every "
+                                 "packet as the routing says (adaptive, or random per packet)");
           if (traffic.empty() || traffic == "all-to-all" || traffic == "all-to-all-pairwise" ||
               traffic == "all-to-all-mpich") {
             run_replay(c, flit, traffic, bytes_text, sizes_text, format, step_times, header);
@@ -660,9 +692,14 @@ int main(int argc, char** argv) {
                                         "their path latency");
         // Every option of the flit group but --max-memory (which bounds the all-to-all
         // baselines here too) belongs to --mode flit.
+        // --seed also draws --ecmp hash's paths.
+        const bool hashed = ecmp == "hash";
         for (const CLI::Option* o : flit.app->get_options())
-          if (o->get_group() == kFlitGroup && o->count() > 0 && o->get_name() != "--max-memory")
-            fail_usage(o->get_name(), "belongs to --mode flit");
+          if (o->get_group() == kFlitGroup && o->count() > 0 && o->get_name() != "--max-memory" &&
+              !(hashed && o->get_name() == "--seed"))
+            fail_usage(o->get_name(), o->get_name() == "--seed"
+                                          ? "belongs to --mode flit (or --ecmp hash)"
+                                          : "belongs to --mode flit");
         const std::vector<std::uint64_t> sizes = run_sizes(sizes_text, traffic, bytes_text, format);
 
         Document d = tool::load(c);
@@ -672,6 +709,8 @@ int main(int argc, char** argv) {
         // The all-to-all baselines: one flow per orbit where the routing is symmetric.
         sim::AllToAllOptions all;
         all.symmetry = true;
+        all.ecmp = ecmp.empty() ? route::Ecmp::Split : route::parse_ecmp(ecmp, "--ecmp");
+        all.seed = flit.seed;
         all.max_bytes = static_cast<std::int64_t>(std::min<std::uint64_t>(
             parse_bytes(flit.max_memory, "--max-memory"), std::uint64_t{1} << 62));
         sim::AnalyticOptions opt;
@@ -679,18 +718,24 @@ int main(int argc, char** argv) {
         opt.down_links = &down;
 
         std::unique_ptr<route::RoutingFunction> fn;
-        if (!traffic.empty()) {
+        if (!traffic.empty() || (d.schedule && d.schedule->ranks)) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
-        } else {
+        }
+        if (traffic.empty()) {
           if (!d.schedule)
             fail_input(src + ":/schedule", "missing schedule section (run coll-sched first)");
           // The section was parsed structurally; its delivery and fault checks are verify()'s,
           // and the program relies on them (they do not depend on the size). A schedule whose
           // verified_digest matches its content passed them in coll-sched on this network.
-          if (!coll::sealed(*d.schedule))
-            coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
+          if (!coll::sealed(*d.schedule)) {
+            if (d.schedule->ranks)
+              coll::verify_ranks(*d.schedule, net, faults, *fn, ErrorKind::Input,
+                                 src + ":/schedule");
+            else
+              coll::verify(*d.schedule, net, faults, ErrorKind::Input, src + ":/schedule");
+          }
         }
         // One simulation per size (the document's own when there is no --sizes).
         auto simulate = [&](std::uint64_t size) {
@@ -705,12 +750,22 @@ int main(int argc, char** argv) {
                                                       bytes_per_node, net.fingerprint, step_times);
           if (flit.link_stats) sim::add_link_stats(rep, res, net, down);
           rep.traffic = traffic;
+          {
+            const std::vector<std::int64_t> chips =
+                sized && sized->ranks ? sized->ranks->chips : coll::rank_order(net, faults);
+            if (auto b = coll::collective_bound(collective, chips,
+                                                static_cast<double>(bytes_per_node), net, faults)) {
+              rep.bound_s = b->time_s;
+              rep.bound_kind = b->kind;
+            }
+          }
           if (sized) {
             rep.dim_scheduling = sized->dim_scheduling;
             if (latency_model == "astra") rep.latency_model = sim::kAstraLatencyModel;
-            if (auto cf =
-                    coll::closed_form(*sized, net, faults,
-                                      latency_model == "astra" ? coll::LatencyModel::Table1
+            if (auto cf = sized->ranks ? std::nullopt
+                                       : coll::closed_form(*sized, net, faults,
+                                                           latency_model == "astra"
+                                                               ? coll::LatencyModel::Table1
                                                                : coll::LatencyModel::PerSubStage)) {
               rep.closed_form_s = cf->time_s;
               rep.closed_form_formula = cf->formula;

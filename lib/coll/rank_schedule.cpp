@@ -1,0 +1,206 @@
+#include "coll/rank_schedule.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+
+namespace icnkit::coll {
+
+namespace {
+
+constexpr std::int64_t kMaxRanks = std::int64_t{1} << 22;
+constexpr std::int64_t kMaxRankSteps = std::int64_t{1} << 24;
+
+std::int64_t mod(std::int64_t a, std::int64_t n) {
+  std::int64_t r = a % n;
+  return r < 0 ? r + n : r;
+}
+
+bool all_to_all(const std::string& c) {
+  return c == "all-to-all";
+}
+bool whole_buffer(const std::string& c) {
+  return c == "broadcast" || c == "reduce";
+}
+
+} // namespace
+
+bool sends(const RankTransfer& t, std::int64_t i) {
+  return !t.from || std::binary_search(t.from->begin(), t.from->end(), i);
+}
+
+std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::int64_t i) {
+  const std::int64_t n = r.ranks();
+  if (t.peer == RankTransfer::Peer::Shift) return mod(i + t.k, n);
+  const std::int64_t q = i ^ t.k;
+  return q < n ? q : -1;
+}
+
+void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t i,
+                     std::vector<std::int64_t>& out) {
+  out.clear();
+  const std::int64_t nb = r.blocks, n = r.ranks();
+  switch (t.blocks) {
+  case RankTransfer::Blocks::All:
+    for (std::int64_t b = 0; b < nb; ++b) out.push_back(b);
+    break;
+  case RankTransfer::Blocks::Offset:
+    for (std::int64_t j = 0; j < t.count; ++j) out.push_back(mod(i + t.offset + j, nb));
+    std::sort(out.begin(), out.end());
+    break;
+  case RankTransfer::Blocks::Mask: {
+    const std::int64_t ref = t.match_peer ? transfer_peer(r, t, i) : i;
+    for (std::int64_t b = 0; b < nb; ++b)
+      if ((b & t.mask) == (ref & t.mask)) out.push_back(b);
+    break;
+  }
+  case RankTransfer::Blocks::Bit:
+    for (std::int64_t d = 0; d < n; ++d)
+      if ((mod(d - i, n) >> t.bit) & 1) out.push_back(d);
+    break;
+  }
+}
+
+json to_json(const RankSchedule& r) {
+  json steps = json::array();
+  for (const RankStep& s : r.steps) {
+    json tr = json::array();
+    for (const RankTransfer& t : s.transfers) {
+      json o;
+      o[t.peer == RankTransfer::Peer::Shift ? "shift" : "xor"] = t.k;
+      o["op"] = t.reduce ? "reduce" : "copy";
+      if (t.from) o["from"] = *t.from;
+      switch (t.blocks) {
+      case RankTransfer::Blocks::All:
+        o["blocks"] = "all";
+        break;
+      case RankTransfer::Blocks::Offset:
+        o["blocks"] = {{"offset", t.offset}, {"count", t.count}};
+        break;
+      case RankTransfer::Blocks::Mask:
+        o["blocks"] = {{"mask", t.mask}, {"ref", t.match_peer ? "peer" : "self"}};
+        break;
+      case RankTransfer::Blocks::Bit:
+        o["blocks"] = {{"bit", t.bit}};
+        break;
+      }
+      tr.push_back(std::move(o));
+    }
+    json so = {{"id", s.id}, {"after", s.after}, {"phase", s.phase}};
+    so["transfers"] = std::move(tr);
+    steps.push_back(std::move(so));
+  }
+  json o = {{"chips", r.chips}, {"blocks", r.blocks}};
+  o["root"] = r.root;
+  o["phases"] = r.phases;
+  o["step_count"] = static_cast<std::int64_t>(r.steps.size());
+  o["steps"] = std::move(steps);
+  return o;
+}
+
+namespace {
+
+RankTransfer parse_transfer(ObjReader& r, std::int64_t n, const std::string& collective) {
+  RankTransfer t;
+  const bool shift = r.has("shift"), x = r.has("xor");
+  if (shift == x) r.fail("shift", "a transfer names its peer by exactly one of shift and xor");
+  if (shift) {
+    t.peer = RankTransfer::Peer::Shift;
+    t.k = r.integer("shift", 1, std::max<std::int64_t>(n - 1, 1));
+    if (n < 2) r.fail("shift", "a group of one rank has no peer");
+  } else {
+    t.peer = RankTransfer::Peer::Xor;
+    t.k = r.integer("xor", 1, kMaxRanks);
+  }
+  const std::string op = r.string("op");
+  if (op == "reduce")
+    t.reduce = true;
+  else if (op != "copy")
+    r.fail("op", "expected copy or reduce, got \"" + op + "\"");
+  if (t.reduce && all_to_all(collective)) r.fail("op", "an all-to-all moves items: copy");
+  if (r.has("from")) {
+    std::vector<std::int64_t> f = r.int_list("from", 0, n - 1);
+    if (f.empty()) r.fail("from", "an empty sender list moves nothing; drop the transfer");
+    for (std::size_t k = 1; k < f.size(); ++k)
+      if (f[k] <= f[k - 1]) r.fail("from", "ranks must be ascending and unique");
+    t.from = std::move(f);
+  }
+  const json& b = r.raw("blocks");
+  if (b.is_string()) {
+    if (b.get<std::string>() != "all") r.fail("blocks", "expected \"all\" or a block rule");
+    t.blocks = RankTransfer::Blocks::All;
+  } else if (b.is_object()) {
+    ObjReader br = r.object("blocks");
+    if (br.has("offset")) {
+      t.blocks = RankTransfer::Blocks::Offset;
+      t.offset = br.integer("offset", 0, std::max<std::int64_t>(n - 1, 0));
+      t.count = br.integer("count", 1, n);
+    } else if (br.has("mask")) {
+      t.blocks = RankTransfer::Blocks::Mask;
+      t.mask = br.integer("mask", 0, kMaxRanks);
+      const std::string ref = br.string("ref");
+      if (ref != "peer" && ref != "self") br.fail("ref", "expected peer or self");
+      t.match_peer = ref == "peer";
+    } else if (br.has("bit")) {
+      if (!all_to_all(collective))
+        br.fail("bit", "Bruck's bit rule selects all-to-all items; this is " + collective);
+      t.blocks = RankTransfer::Blocks::Bit;
+      t.bit = static_cast<int>(br.integer("bit", 0, 30));
+    } else {
+      br.fail("offset", "expected one of offset (with count), mask (with ref) or bit");
+    }
+    br.done();
+  } else {
+    r.fail("blocks", "expected \"all\" or a block rule");
+  }
+  r.done();
+  return t;
+}
+
+} // namespace
+
+RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
+  RankSchedule s;
+  s.chips = r.int_list("chips", 0);
+  const auto n = static_cast<std::int64_t>(s.chips.size());
+  if (n < 1 || n > kMaxRanks) r.fail("chips", "expected 1 to 2^22 ranks");
+  {
+    std::vector<std::int64_t> sorted = s.chips;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      r.fail("chips", "a chip is a rank once");
+  }
+  const std::int64_t want = whole_buffer(collective) ? 1 : n;
+  s.blocks = r.integer("blocks", 1, kMaxRanks);
+  if (s.blocks != want)
+    r.fail("blocks", "is " + std::to_string(want) + " for " + collective + " on " +
+                         std::to_string(n) + " ranks");
+  s.root = r.integer("root", 0, n - 1);
+  s.phases = r.string_list("phases");
+  if (s.phases.empty()) r.fail("phases", "at least one phase");
+  const std::int64_t declared = r.integer("step_count", 0, kMaxRankSteps);
+  std::int64_t next = 0;
+  for (auto& so : r.objects("steps")) {
+    RankStep st;
+    st.id = so.integer("id", 0, declared - 1);
+    if (st.id != next) so.fail("id", "step ids are 0, 1, 2, ... in order");
+    ++next;
+    st.after = so.int_list("after", 0, std::max<std::int64_t>(st.id - 1, 0));
+    if (st.id == 0 && !st.after.empty()) so.fail("after", "step 0 cannot depend on another step");
+    for (std::size_t k = 1; k < st.after.size(); ++k)
+      if (st.after[k] <= st.after[k - 1]) so.fail("after", "ids must be ascending and unique");
+    st.phase =
+        static_cast<int>(so.integer("phase", 0, static_cast<std::int64_t>(s.phases.size()) - 1));
+    for (auto& to : so.objects("transfers"))
+      st.transfers.push_back(parse_transfer(to, n, collective));
+    so.done();
+    s.steps.push_back(std::move(st));
+  }
+  if (next != declared)
+    r.fail("step_count",
+           "is " + std::to_string(declared) + " but there are " + std::to_string(next) + " steps");
+  r.done();
+  return s;
+}
+
+} // namespace icnkit::coll

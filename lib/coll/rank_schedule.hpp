@@ -1,0 +1,90 @@
+// A collective on any network: steps of transfers between ranks (chips), each moving named
+// blocks of the buffer, described by rule so that a 16,384-rank ring all-reduce is 32,766 steps
+// of one rule each rather than half a billion explicit transfers. The flows a transfer makes
+// follow the network's routing (route/spread.hpp), so one schedule runs on a fat-tree, a
+// dragonfly, a HyperX or a torus alike. The torus ring schedules (schedule.hpp) are the other
+// form of the `schedule` section; a schedule is one or the other (Schedule::ranks).
+//
+// Ranks 0..n-1 are the group's chips in `chips` order (rank_order(): packaging order, so a ring's
+// neighbours share a board, then a rack, then a pod where they can). Every rank's buffer of
+// S = bytes_per_node bytes is cut into `blocks` equal blocks:
+//  - all-reduce, reduce-scatter, all-gather: n blocks; block b is the b-th n-th of the buffer
+//    (reduce-scatter leaves block b reduced at rank b; all-gather starts with block b at rank b);
+//  - all-to-all: n blocks; block d of rank o is o's data for rank d, an "item" (o, d);
+//  - broadcast, reduce: one block (the whole buffer), root = rank `root`.
+//
+// A transfer rule, applied by every sender rank i (every rank, or the ranks in `from`):
+//  - peer q: shift k: q = (i + k) mod n; xor k: q = i XOR k (for every sender q < n).
+//  - blocks (b ranges over 0..blocks-1):
+//      offset o, count c: blocks (i + o + j) mod n, j = 0..c-1;
+//      mask M, ref peer|self: the blocks b with b & M == ref & M (ref = q or i);
+//      bit t (all-to-all only): the items the sender holds whose (destination - i) mod n has
+//        bit t set (Bruck's exchange);
+//      all: every block.
+//    For all-to-all, offset/mask select the items the sender holds by destination.
+//  - op: copy (the receiver gets the sender's complete block; all-to-all items move: the sender
+//    no longer holds them) or reduce (the receiver adds the sender's partial sum of the block to
+//    its own).
+// Steps run store-and-forward: a step's transfers read the state before the step, and a step
+// starts when the steps in its `after` list have finished. Each transfer of a step is one flow
+// per (sender, peer) of all its blocks' bytes.
+#pragma once
+#include "core/json_reader.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace icnkit::coll {
+
+struct RankTransfer {
+  enum class Peer { Shift, Xor };
+  enum class Blocks { Offset, Mask, Bit, All };
+  Peer peer = Peer::Shift;
+  std::int64_t k = 1; // shift (0 < k < n) or xor (0 < k) amount
+  bool reduce = false;
+  std::optional<std::vector<std::int64_t>> from; // sender ranks, ascending; nullopt: every rank
+  Blocks blocks = Blocks::Offset;
+  std::int64_t offset = 0, count = 1; // Offset
+  std::int64_t mask = 0;              // Mask
+  bool match_peer = true;             // Mask: ref = the peer (true) or the sender (false)
+  int bit = 0;                        // Bit
+  friend bool operator==(const RankTransfer&, const RankTransfer&) = default;
+};
+
+struct RankStep {
+  std::int64_t id = 0;
+  std::vector<std::int64_t> after; // ascending, each < id
+  int phase = 0;                   // index into RankSchedule::phases
+  std::vector<RankTransfer> transfers;
+  friend bool operator==(const RankStep&, const RankStep&) = default;
+};
+
+struct RankSchedule {
+  std::vector<std::int64_t> chips; // rank -> chip id
+  std::int64_t blocks = 1;
+  std::int64_t root = 0;           // broadcast / reduce
+  std::vector<std::string> phases; // names, e.g. "reduce-scatter", "all-gather"
+  std::vector<RankStep> steps;     // ids 0..S-1 in order
+  friend bool operator==(const RankSchedule&, const RankSchedule&) = default;
+
+  std::int64_t ranks() const { return static_cast<std::int64_t>(chips.size()); }
+};
+
+// The blocks one transfer moves from sender i (ascending, each once), under the schedule's
+// collective. For Blocks::Bit, which depends on what the sender holds, the candidates: every
+// block d whose (d - i) mod n has the bit (all-to-all item destinations).
+void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t i,
+                     std::vector<std::int64_t>& out);
+// The peer of sender i, or -1 when it has none (xor beyond n).
+std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::int64_t i);
+// Whether rank i sends in this transfer (every rank, or one listed in `from`).
+bool sends(const RankTransfer& t, std::int64_t i);
+
+json to_json(const RankSchedule& r);
+// Strict structural parse; n = chips.size() >= 1; chips are checked against the network by
+// verification. `collective` decides what `blocks` must be.
+RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective);
+
+} // namespace icnkit::coll

@@ -1,0 +1,66 @@
+// How one flow from src to dst spreads over the network's channels under a routing function:
+// what a flow-level simulation must send where, so that it agrees with the link load
+// topo-route --load reports (load.hpp).
+//
+// Split (the default, ECMP as a fluid): at every hop the flow divides evenly over the permitted
+// choices whose link and next chip are up, as load.hpp's uniform and demand loads do; a
+// channel's share is the fraction of the flow's bytes that crosses it. A deterministic routing
+// gives one path with share 1 on each hop (exactly trace()'s path). Where the routing carries
+// flags in its packets, its states loop, or a branch dead-ends, the flow follows trace()'s one
+// path instead (split_exact false), as load.hpp does.
+// Hash: one path per flow, each hop's choice drawn from the live ones by a hash of (seed,
+// source, destination, chip), as a switch's ECMP hash pins a flow to one path.
+#pragma once
+#include "route/routing.hpp"
+#include "topo/faults.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace icnkit::route {
+
+enum class Ecmp { Split, Hash };
+// "split" / "hash"; Error(Usage) naming `where` otherwise.
+Ecmp parse_ecmp(const std::string& text, const std::string& where);
+std::string to_string(Ecmp e);
+
+struct Spread {
+  std::vector<std::int64_t> channels; // each once, in the order the flow first reaches them
+  std::vector<double> shares;         // per channel: the fraction of the flow that crosses it
+  bool delivered = false;
+  bool split_exact = true;
+  std::string reason; // why not delivered
+};
+
+class Spreader {
+public:
+  Spreader(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
+           Ecmp mode = Ecmp::Split, std::uint64_t seed = 0, std::int64_t max_hops = 0);
+  // Fills `out` (cleared first). Not thread-safe (scratch state).
+  void spread(std::int64_t src, std::int64_t dst, Spread& out);
+
+private:
+  void follow(std::int64_t src, std::int64_t dst, bool hashed, Spread& out);
+  bool split(std::int64_t src, std::int64_t dst, Spread& out);
+  void live_choices(const PacketState& p, bool& flagged);
+
+  const RoutingFunction& fn_;
+  const topo::Network& n_;
+  std::vector<char> down_links_, down_chips_, blocked_;
+  Ecmp mode_;
+  std::uint64_t seed_;
+  std::int64_t max_hops_;
+  int vcs_;
+  // Scratch of split(): per state (channel * vcs + vc).
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t epoch_ = 0;
+  std::vector<std::int32_t> indeg_;
+  std::vector<double> inflow_;
+  std::vector<std::int64_t> succ_head_, succ_, ends_, order_, stack_, queue_, choice_states_;
+  std::vector<Choice> buf_;
+  std::vector<std::int64_t> slot_; // per channel: index in out.channels, or -1
+};
+
+} // namespace icnkit::route

@@ -1,0 +1,91 @@
+# Collectives on every family: every collective and algorithm between ranks runs through
+# coll-sched (verified) and net-sim (analytic; flit replay on a few), on 16-chip networks of every
+# family, with and without a failed link and a failed chip; no schedule beats its lower bound.
+source "$ICNKIT_SRC/tests/cli/lib.sh"
+
+picks=(fat-tree:2L-k4-osr1/c2 torus:4x4/b1x1 mesh:4x4/b1x1 ring:16/c1 full-mesh:16/c1
+  single-switch:16/c1 hypercube:n4 hyperx:4x4-t1/c1 dragonfly:p2-a4-h1-g2/c1
+  dragonfly+:p2-a4-s2-g3/c1)
+# collective:algorithm pairs (halving-doubling needs a power of two: 16 live chips, not 15).
+pairs=(all-reduce:ring all-reduce:direct all-reduce:halving-doubling all-reduce:bruck
+  reduce-scatter:ring reduce-scatter:direct reduce-scatter:halving-doubling reduce-scatter:bruck
+  all-gather:ring all-gather:direct all-gather:halving-doubling all-gather:bruck
+  all-to-all:direct all-to-all:pairwise all-to-all:bruck broadcast:binomial reduce:binomial)
+topo-enum -n 16 --family all --scope inter-rack --limit 500 >"$T/cands.json"
+# Torus rows keep the torus algorithms of the same name: ring all-to-all is the torus ring there.
+efficiency_ok() { python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = rows and all(r['bound_us'] and 0 < float(r['efficiency']) <= 1 + 1e-9 for r in rows)
+sys.exit(not ok)" "$1"; }
+for pick in "${picks[@]}"; do
+  family=${pick%%:*}
+  routing=minimal
+  [ "$family" = torus ] && routing=dor
+  [ "$family" = fat-tree ] && routing=dmodk
+  # The failed link: the last one between two switches (a chip keeps its links), or between two
+  # chips in a network without switches.
+  topo-gen -i "$T/cands.json" --pick "$pick" >"$T/plain.json"
+  link=$(jget "$T/plain.json" "([l['id'] for l in d['network']['links'] if (l['a'] >= d['network']['n_chip']) == (l['b'] >= d['network']['n_chip']) and l['a'] != l['b']][-1:] or [''])[0]")
+  for fault in none link chip; do
+    case $fault in
+    none) f=() ;;
+    link)
+      [ -z "$link" ] && continue # a single switch: every link is a chip's only one
+      f=(--fail-link "#$link") ;;
+    chip) f=(--fail-chip 5) ;;
+    esac
+    # D-mod-k and DOR do not route around faults: minimal does.
+    r=$routing
+    [ "$fault" != none ] && r=minimal
+    if ! topo-gen -i "$T/cands.json" --pick "$pick" "${f[@]}" 2>"$T/err" | topo-route --algorithm $r -q >"$T/net.json" 2>"$T/err"; then
+      fail "$pick ($fault): topo-gen | topo-route: $(head -c 200 "$T/err")"
+      continue
+    fi
+    for p in "${pairs[@]}"; do
+      c=${p%%:*}
+      a=${p#*:}
+      [ "$a" = halving-doubling ] && [ "$fault" = chip ] && continue
+      # On a torus, ring is the torus's own ring, which needs every link (foldedring folds).
+      [ "$family" = torus ] && [ "$a" = ring ] && [ "$fault" != none ] && continue
+      if coll-sched -i "$T/net.json" --collective "$c" --algorithm "$a" --bytes 1MiB -q >"$T/s.json" 2>"$T/err" &&
+        net-sim -i "$T/s.json" --format csv -q >"$T/r.csv" 2>>"$T/err"; then
+        if efficiency_ok "$T/r.csv"; then pass; else fail "$pick ($fault) $c $a: beats its bound: $(cat "$T/r.csv")"; fi
+      else
+        fail "$pick ($fault) $c $a: $(head -c 300 "$T/err")"
+      fi
+    done
+  done
+done
+# halving-doubling on 15 live chips is refused (exit 4), naming why.
+topo-gen -i "$T/cands.json" --pick full-mesh:16/c1 --fail-chip 3 | topo-route --algorithm minimal -q >"$T/fm15.json"
+expect_exit 4 "$T/fm15.json" coll-sched --collective all-reduce --algorithm halving-doubling --bytes 1MiB
+check "names the power of two" grep -q "power-of-two" "$T/err"
+# No routing section: the schedule cannot follow it (exit 3).
+topo-gen -i "$T/cands.json" --pick single-switch:16/c1 >"$T/ss.json"
+expect_exit 3 "$T/ss.json" coll-sched --collective all-reduce --algorithm ring --bytes 1MiB
+# --dims and --chunks belong to the torus algorithms.
+topo-route -i "$T/ss.json" --algorithm minimal -q >"$T/ssr.json"
+expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm ring --bytes 1MiB --dims pipeline
+expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm ring --bytes 1MiB --chunks 2
+expect_exit 4 "$T/ssr.json" coll-sched --collective broadcast --algorithm ring --bytes 1MiB
+expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm bogus --bytes 1MiB
+
+# The flit replay runs a schedule between ranks over the routing, packet by packet.
+coll-sched -i "$T/ssr.json" --collective all-reduce --algorithm ring --bytes 64KiB -q >"$T/ring.json"
+expect_ok net-sim -i "$T/ring.json" --mode flit -q
+# A schedule between ranks survives the document round trip and --check, and a hand edit that
+# drops a step fails verification (exit 3).
+expect_ok coll-sched --check -i "$T/ring.json"
+python3 - "$T/ring.json" "$T/cut.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["schedule"]["ranks"]
+r["steps"].pop()
+r["step_count"] -= 1
+d["schedule"].pop("verified_digest", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 3 "$T/cut.json" coll-sched --check
+expect_exit 3 "$T/cut.json" net-sim
+finish

@@ -1,0 +1,143 @@
+// Collectives between ranks on switched and direct networks (coll/rank_*.hpp): the analytic
+// simulation of each algorithm against its closed form, written here from the algorithm's
+// definition (steps x (path latency + bytes / bandwidth)), and the ECMP split.
+#include "coll/bound.hpp"
+#include "coll/generate.hpp"
+#include "coll/rank_algorithms.hpp"
+#include "coll/rank_program.hpp"
+#include "sim/analytic.hpp"
+#include "sim/traffic.hpp"
+
+#include "support.hpp"
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace icnkit;
+using icnkit::test::kind_of;
+
+namespace {
+
+bool close(double got, double want, double rel = 1e-9) {
+  return std::abs(got - want) <= rel * std::abs(want);
+}
+
+// The candidate `id` of a family for n chips, generated with every link at bw and lat.
+topo::Network network(const std::string& family, std::int64_t n, const std::string& id,
+                      double bw = 50e9, double lat = 1e-6) {
+  topo::Context ctx = test::context_for(n);
+  ctx.scope = topo::Scope::InterRack;
+  topo::CandidateList l = test::enum_family(family, ctx);
+  for (const topo::Candidate& c : l.items)
+    if (c.id == id) {
+      topo::GenerateOptions o;
+      o.link_bandwidth_bytes_per_s = bw;
+      o.link_latency_s = lat;
+      topo::Network net = topo::generate(ctx, c, o);
+      net.fingerprint = topo::fingerprint(net, nullptr);
+      return net;
+    }
+  FAIL("no candidate " << id);
+  return {};
+}
+
+double simulate(const std::string& collective, const std::string& algorithm,
+                const topo::Network& net, double bytes, const std::string& routing = "minimal",
+                const topo::Faults& faults = {}) {
+  auto fn = test::routing::build(routing, net, faults);
+  coll::Request req;
+  req.collective = collective;
+  req.algorithm = algorithm;
+  req.bytes_per_node = static_cast<std::int64_t>(bytes);
+  coll::Schedule s = coll::generate(req, net, faults, fn.get());
+  REQUIRE(s.verification);
+  CHECK(s.verification->delivered);
+  coll::RankProgram p(s, net, faults, *fn);
+  std::vector<char> down = faults.down_links(net);
+  sim::AnalyticOptions o;
+  o.down_links = &down;
+  return sim::simulate_analytic(p, net, o).time_s;
+}
+
+} // namespace
+
+TEST_CASE("ring, halving-doubling, Bruck and direct on a single switch match their closed forms",
+          "[coll][ranks]") {
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0;
+  const topo::Network net = network("single-switch", 16, "single-switch:16/c1", B, a);
+  const double n = 16;
+  // Every transfer crosses two links (chip -> switch -> chip); one flow per uplink and downlink.
+  CHECK(close(simulate("all-reduce", "ring", net, S), 2 * (n - 1) * (2 * a + S / n / B)));
+  CHECK(close(simulate("reduce-scatter", "ring", net, S), (n - 1) * (2 * a + S / n / B)));
+  // Halving-doubling: log2 n steps each way, step j moving S / 2^(j+1).
+  CHECK(close(simulate("all-reduce", "halving-doubling", net, S),
+              2 * 4 * 2 * a + 2 * (n - 1) / n * S / B));
+  // Bruck all-gather: ceil(log2 n) steps moving 1, 2, 4, 8 blocks.
+  CHECK(close(simulate("all-gather", "bruck", net, S), 4 * 2 * a + (n - 1) * S / n / B));
+  // Direct all-to-all: one step, every uplink shared by n-1 flows of S/n: the injection bound.
+  const double direct = simulate("all-to-all", "direct", net, S);
+  CHECK(close(direct, 2 * a + (n - 1) / n * S / B));
+  const auto bound = coll::collective_bound("all-to-all", coll::rank_order(net, {}), S, net, {});
+  REQUIRE(bound);
+  CHECK(close(bound->time_s, (n - 1) / n * S / B));
+  // Binomial broadcast: ceil(log2 n) steps of the whole buffer.
+  CHECK(close(simulate("broadcast", "binomial", net, S), 4 * (2 * a + S / B)));
+}
+
+TEST_CASE("ring and direct on a full mesh match their closed forms", "[coll][ranks]") {
+  const double B = 25e9, a = 2e-6, S = 8 * 1048576.0;
+  const topo::Network net = network("full-mesh", 8, "full-mesh:8/c1", B, a);
+  const double n = 8;
+  // One link per pair: a ring step is one hop.
+  CHECK(close(simulate("all-reduce", "ring", net, S), 2 * (n - 1) * (a + S / n / B)));
+  // Direct all-to-all: every item on its own link at once.
+  CHECK(close(simulate("all-to-all", "direct", net, S), a + S / n / B));
+  // Direct all-reduce: a reduce-scatter step and an all-gather step, each one hop of S/n.
+  CHECK(close(simulate("all-reduce", "direct", net, S), 2 * (a + S / n / B)));
+}
+
+TEST_CASE("the ring's repeated steps are not simulated twice and give the same figures",
+          "[coll][ranks]") {
+  // A ring program's steps all repeat its first two (reduce-scatter, all-gather); the engine
+  // replays them by duration. Against the same schedule with repeats disabled (a wrapper that
+  // hides them), the time and channel bytes agree to rounding.
+  const topo::Network net = network("fat-tree", 16, "fat-tree:2L-k4-osr1/c2");
+  auto fn = test::routing::build("minimal", net);
+  coll::Request req;
+  req.collective = "all-reduce";
+  req.algorithm = "ring";
+  req.bytes_per_node = 3 << 20;
+  coll::Schedule s = coll::generate(req, net, {}, fn.get());
+  coll::RankProgram p(s, net, {}, *fn);
+  REQUIRE(p.repeats(5) >= 0);
+  struct Hide : sim::Program {
+    const sim::Program& q;
+    explicit Hide(const sim::Program& p) : q(p) {}
+    const std::vector<std::string>& phases() const override { return q.phases(); }
+    const std::vector<sim::StepInfo>& steps() const override { return q.steps(); }
+    void flows(std::size_t k, sim::StepFlows& out) const override { q.flows(k, out); }
+  } hidden(p);
+  auto fast = sim::simulate_analytic(p, net), slow = sim::simulate_analytic(hidden, net);
+  CHECK(close(fast.time_s, slow.time_s, 1e-12));
+  CHECK(fast.flows == slow.flows);
+  for (std::size_t c = 0; c < fast.channel_bytes.size(); ++c)
+    CHECK(close(fast.channel_bytes[c] + 1, slow.channel_bytes[c] + 1, 1e-12));
+  CHECK(fast.events < slow.events);
+}
+
+TEST_CASE("the ECMP split makes minimal routing as fast as D-mod-k on a fat-tree",
+          "[coll][ranks][ecmp]") {
+  // 32 chips, k = 8, two levels: D-mod-k is contention-free for all-to-all, and so is the even
+  // split of every flow over its equal-cost paths.
+  const topo::Network net = network("fat-tree", 32, "fat-tree:2L-k8-osr1/c1");
+  const double S = 64 * 1048576.0;
+  auto run = [&](const std::string& routing) {
+    auto fn = test::routing::build(routing, net);
+    sim::AllToAllTraffic t(net, {}, *fn, S);
+    return sim::simulate_analytic(t, net).time_s;
+  };
+  const double dmodk = run("dmodk"), split = run("minimal");
+  CHECK(std::abs(split - dmodk) <= 0.02 * dmodk);
+  // Both at the injection bound plus one path latency (at most 4 hops of 1 us).
+  CHECK(dmodk >= 31.0 / 32 * S / 50e9);
+  CHECK(dmodk <= 31.0 / 32 * S / 50e9 + 4e-6);
+}
