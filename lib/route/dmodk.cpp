@@ -37,14 +37,19 @@ DmodkRouting::DmodkRouting(const topo::Network& n) : n_(n) {
   layers_ = static_cast<int>(w.size());
   if (layers_ < 2 || layers_ > 3 || p.size() != w.size() || m.size() != w.size())
     fail_input("/network/metrics/family_attrs/w_levels", "expected 2 or 3 PGFT levels");
-  // Up-port divisors: prod_{i<=l} w_i p_i over the levels below l (level 0: 1).
+  if (w[0] != 1)
+    fail_input("/network/metrics/family_attrs/w_levels/0", "a chip has one leaf / ToR above it");
+  // Up-port divisors over the ports: prod_{i<=l} w_i, the parents (not the parallel links) of
+  // the levels below l; level 0: 1. Ports D' = D R + j below a leaf are R d C consecutive
+  // numbers, so the digits of D' in this mixed radix name the whole way up.
   std::int64_t prod = 1;
   for (int l = 0; l < layers_; ++l) {
     w_.push_back(w[static_cast<std::size_t>(l)]);
     p_.push_back(p[static_cast<std::size_t>(l)]);
     divisor_.push_back(prod);
-    prod *= w[static_cast<std::size_t>(l)] * p[static_cast<std::size_t>(l)];
+    prod *= w[static_cast<std::size_t>(l)];
   }
+  ports_ = p_[0];
 
   const std::size_t V = n.nodes.size();
   level_.resize(V);
@@ -58,6 +63,9 @@ DmodkRouting::DmodkRouting(const topo::Network& n) : n_(n) {
   up_.resize(V);
   down_.resize(V);
   down_child_.resize(V);
+  low_.assign(V, -1);
+  up_from_.assign(n.links.size(), -1);
+  up_pos_.assign(n.links.size(), -1);
   leaf_of_.assign(static_cast<std::size_t>(n.n_chip), -1);
   // Channels in link order: each node's up links come parent by parent, lanes consecutive.
   for (const topo::Link& l : n.links) {
@@ -67,7 +75,10 @@ DmodkRouting::DmodkRouting(const topo::Network& n) : n_(n) {
       const auto lf = level_[static_cast<std::size_t>(from)],
                  lt = level_[static_cast<std::size_t>(to)];
       if (lt == lf + 1) {
-        up_[static_cast<std::size_t>(from)].push_back(ch);
+        auto& up = up_[static_cast<std::size_t>(from)];
+        up_from_[static_cast<std::size_t>(l.id)] = from;
+        up_pos_[static_cast<std::size_t>(l.id)] = static_cast<std::int64_t>(up.size());
+        up.push_back(ch);
         if (lf == 0) leaf_of_[static_cast<std::size_t>(from)] = to;
       } else if (lt + 1 == lf) {
         down_[static_cast<std::size_t>(from)].push_back(ch);
@@ -87,6 +98,37 @@ DmodkRouting::DmodkRouting(const topo::Network& n) : n_(n) {
           "has " + std::to_string(up_[v].size()) + " up links, the PGFT says " +
               std::to_string(w_[static_cast<std::size_t>(lv)] * p_[static_cast<std::size_t>(lv)]));
   }
+  // low_: D' mod divisor_[level] of the ports routed up through a node below the top, level by
+  // level from its first child's up links: 0 on levels 0 and 1 (divisor 1); on level 2 its index
+  // among that child's parents (D' mod w_2 chose it).
+  for (std::size_t v = 0; v < V; ++v)
+    if (level_[v] <= 1) low_[v] = 0;
+  for (std::int64_t lv = 2; lv < layers_; ++lv)
+    for (std::size_t v = 0; v < V; ++v) {
+      if (level_[v] != lv) continue;
+      for (std::size_t i = 0; i < down_[v].size() && low_[v] < 0; ++i) {
+        const auto link = static_cast<std::size_t>(topo::link_of_channel(down_[v][i]));
+        const auto c = static_cast<std::size_t>(up_from_[link]);
+        const auto lc = static_cast<std::size_t>(lv - 1);
+        low_[v] = low_[c] + divisor_[lc] * (up_pos_[link] / p_[lc]);
+      }
+      if (low_[v] < 0) low_[v] = 0; // no children: nothing goes through it
+    }
+}
+
+std::int64_t DmodkRouting::port_of(std::int64_t in_channel, std::int64_t D) const {
+  const auto link = static_cast<std::size_t>(topo::link_of_channel(in_channel));
+  const std::int64_t x = up_from_[link], pos = up_pos_[link];
+  if (x < 0) return 0; // a board link: D-mod-k never takes one
+  const auto k = static_cast<std::size_t>(level_[static_cast<std::size_t>(x)]);
+  // The up-port x took (or, coming down, the one D's up-port rule names at x's level):
+  // q_k = parent + w lane = floor(D' / divisor_k) mod (w p); with D' mod divisor_k (low_[x]) that
+  // is D' mod M, and M >= R, so j = (D' - D R) mod M.
+  const std::int64_t q = pos / p_[k] + w_[k] * (pos % p_[k]);
+  const std::int64_t M = divisor_[k] * w_[k] * p_[k];
+  const std::int64_t r = low_[static_cast<std::size_t>(x)] + divisor_[k] * q;
+  const std::int64_t j = ((r - D * ports_) % M + M) % M;
+  return j % ports_; // j < R on every state D-mod-k reaches
 }
 
 std::vector<Choice> DmodkRouting::route(const PacketState& p) const {
@@ -102,6 +144,14 @@ void DmodkRouting::route_into(const PacketState& p, std::vector<Choice>& out) co
   const auto node = static_cast<std::size_t>(p.node);
   const std::int64_t l = level_[node];
   const std::int64_t leaf = leaf_of_[static_cast<std::size_t>(D)];
+  // D's port: at injection the source picks lane j = (src + D) mod R, so the N-1 sources of a
+  // destination, and the N-1 destinations of a source, are spread over its R links; on the way
+  // the lane is read back from the channel the packet came in on. (A packet starting at a
+  // switch, as --emit tables asks: j = D mod R.)
+  const std::int64_t j = p.in_channel >= 0 ? port_of(p.in_channel, D)
+                         : l == 0          ? (p.node + D) % ports_
+                                           : D % ports_;
+  const std::int64_t port = D * ports_ + j;
   // Is this switch an ancestor of D? Leaves: D hangs from it; level 2 of a 3-layer tree: the
   // same group (pod); the top level is everybody's ancestor.
   bool ancestor = false;
@@ -113,7 +163,7 @@ void DmodkRouting::route_into(const PacketState& p, std::vector<Choice>& out) co
     ancestor = n_.nodes[node].pod == n_.nodes[static_cast<std::size_t>(D)].pod;
   if (!ancestor) {
     const auto ls = static_cast<std::size_t>(l);
-    const std::int64_t q = (D / divisor_[ls]) % (w_[ls] * p_[ls]);
+    const std::int64_t q = (port / divisor_[ls]) % (w_[ls] * p_[ls]);
     const std::int64_t parent = q % w_[ls], lane = q / w_[ls];
     out.push_back({up_[node][static_cast<std::size_t>(parent * p_[ls] + lane)], 0, 0});
     return;
@@ -141,11 +191,12 @@ void DmodkRouting::route_into(const PacketState& p, std::vector<Choice>& out) co
     }
   }
   if (count == 0) return; // not in this tree: no route
-  // The parallel link down is the one D's own up-port rule names one level below (child
-  // level l-1: q = floor(D / prod) mod (w p), link floor(q / w)): destinations that share an
-  // up-port parent come down on distinct links, which keeps shifts contention-free.
+  // The parallel link down is the one the port's own up-port rule names one level below (child
+  // level l-1: q = floor(D' / divisor) mod (w p), link floor(q / w); into the chip: lane j):
+  // ports that share an up-port parent come down on distinct links, which keeps shifts
+  // contention-free.
   const auto lc = static_cast<std::size_t>(l - 1);
-  const std::int64_t q = (D / divisor_[lc]) % (w_[lc] * p_[lc]);
+  const std::int64_t q = (port / divisor_[lc]) % (w_[lc] * p_[lc]);
   const std::int64_t lane = (q / w_[lc]) % static_cast<std::int64_t>(count);
   out.push_back({channels[first + static_cast<std::size_t>(lane)], 0, 0});
 }
