@@ -62,6 +62,48 @@ std::string schedule_digest(const Schedule& s) {
     f.add_int(v.failed_links_avoided);
   }
   f.add_text(s.network_fingerprint);
+  // The newer parts, only when present, so the torus schedules' digests stay what they were.
+  if (s.ranks) {
+    const RankSchedule& r = *s.ranks;
+    f.add_text("ranks");
+    f.add_int(static_cast<std::int64_t>(r.chips.size()));
+    for (std::int64_t c : r.chips) f.add_int(c);
+    f.add_int(r.blocks);
+    f.add_int(r.root);
+    f.add_int(static_cast<std::int64_t>(r.phases.size()));
+    for (const std::string& p : r.phases) f.add_text(p);
+    f.add_int(static_cast<std::int64_t>(r.steps.size()));
+    for (const RankStep& st : r.steps) {
+      f.add_int(st.id);
+      f.add_int(st.phase);
+      f.add_int(static_cast<std::int64_t>(st.after.size()));
+      for (std::int64_t a : st.after) f.add_int(a);
+      f.add_int(static_cast<std::int64_t>(st.transfers.size()));
+      for (const RankTransfer& t : st.transfers) {
+        f.add_int(static_cast<std::int64_t>(t.peer));
+        f.add_int(t.k);
+        f.add_int(t.reduce ? 1 : 0);
+        f.add_int(t.from ? static_cast<std::int64_t>(t.from->size()) : -1);
+        if (t.from)
+          for (std::int64_t i : *t.from) f.add_int(i);
+        f.add_int(static_cast<std::int64_t>(t.blocks));
+        f.add_int(t.offset);
+        f.add_int(t.count);
+        f.add_int(t.mask);
+        f.add_int(t.match_peer ? 1 : 0);
+        f.add_int(t.bit);
+      }
+    }
+  }
+  if (s.selection) {
+    f.add_text("selection");
+    f.add_text(s.selection->by);
+    f.add_int(static_cast<std::int64_t>(s.selection->candidates.size()));
+    for (const auto& [a, t] : s.selection->candidates) {
+      f.add_text(a);
+      f.add_real(t);
+    }
+  }
   return f.hex();
 }
 

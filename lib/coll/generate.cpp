@@ -1,5 +1,6 @@
 #include "coll/generate.hpp"
 
+#include "coll/auto.hpp"
 #include "coll/digest.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_program.hpp"
@@ -114,6 +115,7 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
 Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults,
                   const route::RoutingFunction* fn) {
   const CollectiveInfo& col = require_collective(req.collective, "--collective");
+  if (req.algorithm == "auto") return generate_auto(req, net, faults, fn);
   if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
   // Between ranks unless it is a torus algorithm's request (whose own checks then say why a
   // network or collective does not suit it).

@@ -136,6 +136,12 @@ json to_json(const Schedule& s) {
                          {"hop_transfers_checked", v.hop_transfers_checked},
                          {"failed_links_avoided", v.failed_links_avoided}};
   }
+  if (s.selection) {
+    json c = json::array();
+    for (const auto& [a, t] : s.selection->candidates)
+      c.push_back({{"algorithm", a}, {"time_s", t}});
+    j["selection"] = {{"by", s.selection->by}, {"candidates", c}};
+  }
   j["network_fingerprint"] = s.network_fingerprint;
   if (!s.verified_digest.empty()) j["verified_digest"] = s.verified_digest;
   return j;
@@ -301,6 +307,20 @@ Schedule parse_schedule(ObjReader& r) {
     v.failed_links_avoided = vo->integer("failed_links_avoided", 0);
     vo->done();
     s.verification = v;
+  }
+  if (auto so = r.object_opt("selection")) {
+    Selection sel;
+    sel.by = so->string("by");
+    if (sel.by != "auto") so->fail("by", "expected \"auto\"");
+    for (auto& co : so->objects("candidates")) {
+      std::string a = co.string("algorithm");
+      const double t = co.number("time_s");
+      if (!(t >= 0)) co.fail("time_s", "must be a number >= 0");
+      co.done();
+      sel.candidates.emplace_back(std::move(a), t);
+    }
+    so->done();
+    s.selection = std::move(sel);
   }
   s.network_fingerprint = r.string("network_fingerprint");
   if (auto dg = r.string_opt("verified_digest")) {

@@ -119,6 +119,14 @@ struct Verification {
   friend bool operator==(const Verification&, const Verification&) = default;
 };
 
+// How --algorithm auto chose the schedule (auto.hpp): every applicable algorithm's simulated
+// time at the schedule's size, the chosen one fastest.
+struct Selection {
+  std::string by = "auto";
+  std::vector<std::pair<std::string, double>> candidates; // (algorithm, analytic time_s)
+  friend bool operator==(const Selection&, const Selection&) = default;
+};
+
 struct Schedule {
   std::string collective;     // "all-to-all"
   std::string algorithm;      // registry name, "ring"
@@ -132,6 +140,7 @@ struct Schedule {
   // network; phases is then empty, dim_scheduling "none", fault_handling "routing".
   std::optional<RankSchedule> ranks;
   std::optional<Verification> verification;
+  std::optional<Selection> selection; // when --algorithm auto chose it
   std::string network_fingerprint;
   // The digest of the content verify() passed (digest.hpp), "" when none is recorded.
   std::string verified_digest;

@@ -140,11 +140,12 @@ int main(int argc, char** argv) {
         req.collective = coll::require_collective(collective, "--collective").name;
         const coll::AlgorithmInfo* torus_alg = coll::find_algorithm(algorithm);
         const coll::RankAlgorithmInfo* rank_alg = coll::find_rank_algorithm(algorithm);
-        if (!torus_alg && !rank_alg)
+        const bool automatic = algorithm == "auto";
+        if (!torus_alg && !rank_alg && !automatic)
           fail_usage("--algorithm", "unknown algorithm '" + algorithm +
                                         "' (known: " + coll::algorithm_names() + " on a torus; " +
                                         coll::rank_algorithm_names() + " on any network)");
-        if (!(torus_alg && torus_alg->implements(req.collective)) &&
+        if (!automatic && !(torus_alg && torus_alg->implements(req.collective)) &&
             !(rank_alg && rank_alg->implements(req.collective))) {
           if (torus_alg && !rank_alg)
             coll::require_implements(*torus_alg, req.collective, "--collective");
@@ -165,7 +166,8 @@ int main(int argc, char** argv) {
           coll::resolve_chunks(coll::require_dim_scheduling(req.dim_scheduling, "--dims"), chunks);
         Document d = tool::load(c);
         const topo::Network& net = d.require_network("coll-sched");
-        if (!coll::torus_form(req, net) && o_dims->count() > 0)
+        if (!coll::torus_form(req, net) && o_dims->count() > 0 &&
+            !(req.algorithm == "auto" && net.family == "torus"))
           fail_usage("--dims", "schedules the torus ring algorithms; " + req.algorithm +
                                    " on the " + net.family + " runs between ranks");
         std::unique_ptr<route::RoutingFunction> fn;

@@ -1,0 +1,67 @@
+#include "coll/auto.hpp"
+
+#include "coll/digest.hpp"
+#include "coll/expand.hpp"
+#include "coll/rank_algorithms.hpp"
+#include "coll/rank_program.hpp"
+#include "coll/registry.hpp"
+#include "sim/analytic.hpp"
+
+#include <algorithm>
+
+namespace icnkit::coll {
+
+Schedule generate_auto(const Request& req, const topo::Network& net, const topo::Faults& faults,
+                       const route::RoutingFunction* fn) {
+  std::vector<std::string> names;
+  if (net.family == "torus")
+    for (const AlgorithmInfo& a : algorithms())
+      if (a.implements(req.collective)) names.push_back(a.name);
+  for (const RankAlgorithmInfo& a : rank_algorithms())
+    if (a.implements(req.collective) &&
+        std::find(names.begin(), names.end(), a.name) == names.end())
+      names.push_back(a.name);
+  const std::vector<char> down = faults.down_links(net);
+  sim::AnalyticOptions opt;
+  opt.down_links = &down;
+  std::optional<Schedule> best;
+  double best_t = 0;
+  Selection sel;
+  std::string why; // the last refusal, for the error when nothing applies
+  for (const std::string& name : names) {
+    Request r = req;
+    r.algorithm = name;
+    Schedule s;
+    try {
+      s = generate(r, net, faults, fn);
+    } catch (const Error& e) {
+      // An algorithm that does not apply here (a power of two, a fault it cannot avoid) is no
+      // candidate; anything else is a real error.
+      if (e.kind() != ErrorKind::Infeasible) throw;
+      why = e.what();
+      continue;
+    }
+    double t = 0;
+    if (s.ranks) {
+      RankProgram p(s, net, faults, *fn);
+      t = sim::simulate_analytic(p, net, opt).time_s;
+    } else {
+      ScheduleProgram p(s, net, StepLatency::PerHop, &faults);
+      t = sim::simulate_analytic(p, net, opt).time_s;
+    }
+    sel.candidates.emplace_back(name, t);
+    if (!best || t < best_t) {
+      best = std::move(s);
+      best_t = t;
+    }
+  }
+  if (!best)
+    fail_infeasible("--algorithm", "auto: no algorithm schedules " + req.collective + " here" +
+                                       (why.empty() ? "" : " (last: " + why + ")"));
+  best->selection = std::move(sel);
+  // The selection is part of the content the digest covers.
+  seal(*best);
+  return *best;
+}
+
+} // namespace icnkit::coll
