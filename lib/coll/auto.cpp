@@ -17,8 +17,9 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
   if (net.family == "torus")
     for (const AlgorithmInfo& a : algorithms())
       if (a.implements(req.collective)) names.push_back(a.name);
+  const bool grouped = req.group != "all" || !req.group_lists.empty();
   for (const RankAlgorithmInfo& a : rank_algorithms())
-    if (a.implements(req.collective) &&
+    if (a.implements(req.collective) && !(grouped && !a.generate) &&
         std::find(names.begin(), names.end(), a.name) == names.end())
       names.push_back(a.name);
   const std::vector<char> down = faults.down_links(net);
@@ -42,7 +43,7 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
       continue;
     }
     double t = 0;
-    if (s.ranks) {
+    if (s.stages) {
       RankProgram p(s, net, faults, *fn);
       t = sim::simulate_analytic(p, net, opt).time_s;
     } else {

@@ -7,9 +7,10 @@ namespace icnkit::coll {
 
 std::optional<Bound> collective_bound(const std::string& collective,
                                       const std::vector<std::int64_t>& chips, double bytes,
-                                      const topo::Network& net, const topo::Faults& faults) {
-  const auto n = static_cast<double>(chips.size());
-  if (chips.size() < 2) return std::nullopt;
+                                      const topo::Network& net, const topo::Faults& faults,
+                                      std::int64_t group) {
+  const auto n = static_cast<double>(group > 0 ? group : static_cast<std::int64_t>(chips.size()));
+  if (n < 2) return std::nullopt;
   const std::vector<char> down = faults.down_links(net);
   const std::vector<char> down_chips = faults.down_chips(net);
   std::vector<double> inj(static_cast<std::size_t>(net.n_chip), 0.0);

@@ -24,10 +24,11 @@ struct Bound {
   std::string kind; // "injection" | "bisection"
 };
 
-// `chips`: the ranks taking part (live). nullopt for fewer than two ranks or a rank without a
-// live link.
+// `chips`: every chip taking part (live); `group`: the ranks of one group (n in the factors;
+// 0: all of `chips`). nullopt for groups of fewer than two ranks or a rank without a live link.
 std::optional<Bound> collective_bound(const std::string& collective,
                                       const std::vector<std::int64_t>& chips, double bytes,
-                                      const topo::Network& net, const topo::Faults& faults);
+                                      const topo::Network& net, const topo::Faults& faults,
+                                      std::int64_t group = 0);
 
 } // namespace icnkit::coll

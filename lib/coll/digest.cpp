@@ -63,37 +63,51 @@ std::string schedule_digest(const Schedule& s) {
   }
   f.add_text(s.network_fingerprint);
   // The newer parts, only when present, so the torus schedules' digests stay what they were.
-  if (s.ranks) {
-    const RankSchedule& r = *s.ranks;
-    f.add_text("ranks");
-    f.add_int(static_cast<std::int64_t>(r.chips.size()));
-    for (std::int64_t c : r.chips) f.add_int(c);
-    f.add_int(r.blocks);
-    f.add_int(r.root);
-    f.add_int(static_cast<std::int64_t>(r.phases.size()));
-    for (const std::string& p : r.phases) f.add_text(p);
-    f.add_int(static_cast<std::int64_t>(r.steps.size()));
-    for (const RankStep& st : r.steps) {
-      f.add_int(st.id);
-      f.add_int(st.phase);
-      f.add_int(static_cast<std::int64_t>(st.after.size()));
-      for (std::int64_t a : st.after) f.add_int(a);
-      f.add_int(static_cast<std::int64_t>(st.transfers.size()));
-      for (const RankTransfer& t : st.transfers) {
-        f.add_int(static_cast<std::int64_t>(t.peer));
-        f.add_int(t.k);
-        f.add_int(t.reduce ? 1 : 0);
-        f.add_int(t.from ? static_cast<std::int64_t>(t.from->size()) : -1);
-        if (t.from)
-          for (std::int64_t i : *t.from) f.add_int(i);
-        f.add_int(static_cast<std::int64_t>(t.blocks));
-        f.add_int(t.offset);
-        f.add_int(t.count);
-        f.add_int(t.mask);
-        f.add_int(t.match_peer ? 1 : 0);
-        f.add_int(t.bit);
+  if (s.stages) {
+    f.add_text("stages");
+    f.add_int(static_cast<std::int64_t>(s.stages->size()));
+    for (const RankStage& g : *s.stages) {
+      f.add_text(g.collective);
+      f.add_text(g.algorithm);
+      f.add_int(g.share.num);
+      f.add_int(g.share.den);
+      f.add_int(static_cast<std::int64_t>(g.parts.size()));
+      for (const RankSchedule& r : g.parts) {
+        f.add_int(static_cast<std::int64_t>(r.groups.size()));
+        for (const auto& grp : r.groups) {
+          f.add_int(static_cast<std::int64_t>(grp.size()));
+          for (std::int64_t c : grp) f.add_int(c);
+        }
+        f.add_int(r.blocks);
+        f.add_int(r.root);
+        f.add_int(static_cast<std::int64_t>(r.phases.size()));
+        for (const std::string& p : r.phases) f.add_text(p);
+        f.add_int(static_cast<std::int64_t>(r.steps.size()));
+        for (const RankStep& st : r.steps) {
+          f.add_int(st.id);
+          f.add_int(st.phase);
+          f.add_int(static_cast<std::int64_t>(st.after.size()));
+          for (std::int64_t a : st.after) f.add_int(a);
+          f.add_int(static_cast<std::int64_t>(st.transfers.size()));
+          for (const RankTransfer& t : st.transfers) {
+            f.add_int(static_cast<std::int64_t>(t.peer));
+            f.add_int(t.k);
+            f.add_int(t.reduce ? 1 : 0);
+            f.add_int(t.from ? static_cast<std::int64_t>(t.from->size()) : -1);
+            if (t.from)
+              for (std::int64_t i : *t.from) f.add_int(i);
+            f.add_int(static_cast<std::int64_t>(t.blocks));
+            f.add_int(t.offset);
+            f.add_int(t.count);
+            f.add_int(t.mask);
+            f.add_int(t.match_peer ? 1 : 0);
+            f.add_int(t.bit);
+          }
+        }
       }
     }
+    f.add_int(static_cast<std::int64_t>(s.left.size()));
+    for (std::int64_t c : s.left) f.add_int(c);
   }
   if (s.selection) {
     f.add_text("selection");

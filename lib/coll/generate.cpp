@@ -3,6 +3,7 @@
 #include "coll/auto.hpp"
 #include "coll/digest.hpp"
 #include "coll/rank_algorithms.hpp"
+#include "coll/rank_compose.hpp"
 #include "coll/rank_program.hpp"
 #include "coll/rank_verify.hpp"
 #include "coll/registry.hpp"
@@ -11,6 +12,7 @@
 
 #include "topo/torus_geometry.hpp"
 #include <algorithm>
+#include <map>
 
 namespace icnkit::coll {
 
@@ -52,15 +54,33 @@ bool torus_form(const Request& req, const topo::Network& net) {
 Verification verify_ranks(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
                           const route::RoutingFunction& fn, ErrorKind on_failure,
                           const std::string& where) {
-  const RankSchedule& r = *s.ranks;
-  RankCheck c = verify_rank_semantics(r, s.collective, on_failure, where + "/ranks");
   Verification v;
+  std::string methods;
+  for (std::size_t g = 0; g < s.stages->size(); ++g) {
+    const RankStage& st = (*s.stages)[g];
+    for (std::size_t p = 0; p < st.parts.size(); ++p) {
+      RankCheck c = verify_rank_semantics(st.parts[p], st.collective, on_failure,
+                                          where + "/stages/" + std::to_string(g) + "/parts/" +
+                                              std::to_string(p));
+      if (methods.find(c.method) == std::string::npos)
+        methods += (methods.empty() ? "" : "; ") + c.method;
+      v.phases_checked += static_cast<std::int64_t>(st.parts[p].phases.size());
+      v.steps_checked += c.steps_checked;
+      v.pieces_checked += c.pieces_checked;
+    }
+  }
+  const std::int64_t composed = check_stages(s, on_failure, where);
+  if (s.stages->size() > 1)
+    methods += "; stages composed exactly (" + std::to_string(composed) +
+               " chip states: buffer intervals and contributor sets)";
+  const std::vector<char> down_chips = faults.down_chips(net);
+  for (std::int64_t c : s.left)
+    if (c < 0 || c >= net.n_chip || !down_chips[static_cast<std::size_t>(c)])
+      throw Error(on_failure, where + "/left",
+                  "chip " + std::to_string(c) + " left its group but has not failed");
   v.delivered = true;
-  v.method = c.method;
-  v.phases_checked = static_cast<std::int64_t>(r.phases.size());
-  v.steps_checked = c.steps_checked;
-  v.pieces_checked = c.pieces_checked;
-  v.hop_transfers_checked = check_rank_paths(r, net, faults, fn, where);
+  v.method = methods;
+  v.hop_transfers_checked = check_rank_paths(s, net, faults, fn, where);
   const std::vector<char> down = faults.down_links(net);
   v.failed_links_avoided = std::count(down.begin(), down.end(), char{1});
   return v;
@@ -68,41 +88,104 @@ Verification verify_ranks(const Schedule& s, const topo::Network& net, const top
 
 namespace {
 
-Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const topo::Network& net,
-                        const topo::Faults& faults, const route::RoutingFunction* fn) {
-  const RankAlgorithmInfo* alg = find_rank_algorithm(req.algorithm);
+const RankAlgorithmInfo& require_rank(const std::string& name, const std::string& collective,
+                                      const topo::Network& net, const std::string& where) {
+  const RankAlgorithmInfo* alg = find_rank_algorithm(name);
   if (!alg)
-    fail_usage("--algorithm", "'" + req.algorithm + "' is not an algorithm of the " + net.family +
-                                  " (between ranks: " + rank_algorithm_names() +
-                                  (net.family == "torus" ? "; on a torus also " + algorithm_names()
-                                                         : std::string()) +
-                                  ")");
-  if (!alg->implements(col.name)) {
+    fail_usage(where, "'" + name + "' is not an algorithm of the " + net.family +
+                          " (between ranks: " + rank_algorithm_names() +
+                          (net.family == "torus" ? "; on a torus also " + algorithm_names()
+                                                 : std::string()) +
+                          ")");
+  if (!alg->implements(collective)) {
     std::string serve;
     for (const auto& a : rank_algorithms())
-      if (a.implements(col.name)) serve += (serve.empty() ? "" : ", ") + a.name;
-    fail_infeasible("--collective", alg->name + " does not schedule " + col.name + " (" + col.name +
-                                        ": " + serve + ")");
+      if (a.implements(collective)) serve += (serve.empty() ? "" : ", ") + a.name;
+    fail_infeasible(where, alg->name + " does not schedule " + collective + " (" + collective +
+                               ": " + serve + ")");
   }
+  return *alg;
+}
+
+// One stage: `alg` running `collective` in every group, groups of one size per part.
+RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective, Fraction share,
+                     const std::vector<std::vector<std::int64_t>>& groups, std::int64_t root) {
+  RankStage st;
+  st.collective = collective;
+  st.algorithm = alg.name;
+  st.share = share;
+  std::map<std::size_t, std::size_t> part_of; // group size -> part
+  for (const auto& g : groups) {
+    const auto n = static_cast<std::int64_t>(g.size());
+    if (std::string why = alg.refuses(n); !why.empty())
+      fail_infeasible("--algorithm", alg.name + " " + why + "; the group of chip " +
+                                         std::to_string(g.front()) + " has " + std::to_string(n) +
+                                         " live chips");
+    if (root >= n)
+      fail_usage("--root", "rank " + std::to_string(root) + " is not in the group of chip " +
+                               std::to_string(g.front()) + " (" + std::to_string(n) + " ranks)");
+    auto [it, fresh] = part_of.emplace(g.size(), st.parts.size());
+    if (fresh) {
+      st.parts.push_back(alg.generate(collective, n, root));
+      st.parts.back().groups.clear();
+    }
+    st.parts[it->second].groups.push_back(g);
+  }
+  return st;
+}
+
+Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const topo::Network& net,
+                        const topo::Faults& faults, const route::RoutingFunction* fn) {
+  const RankAlgorithmInfo& alg = require_rank(req.algorithm, col.name, net, "--algorithm");
   if (!fn)
     fail_input("/routing", "a schedule between ranks follows the routing: run topo-route first");
-  std::vector<std::int64_t> chips = rank_order(net, faults);
-  const auto n = static_cast<std::int64_t>(chips.size());
-  if (n < 1) fail_infeasible("/faults", "no live chip");
-  if (std::string why = alg->refuses(n); !why.empty())
-    fail_infeasible("--algorithm",
-                    alg->name + " " + why + "; the group has " + std::to_string(n) + " live chips");
-  if (req.root < 0 || req.root >= n)
-    fail_usage("--root", "must be a rank of the group, 0.." + std::to_string(n - 1));
+  if (req.root < 0) fail_usage("--root", "must be a rank, >= 0");
   Schedule s;
   s.collective = col.name;
-  s.algorithm = alg->name;
+  s.algorithm = alg.name;
   s.dim_scheduling = "none";
   s.fault_handling = "routing";
   s.bytes_per_node = req.bytes_per_node;
   s.chunks = 1;
-  s.ranks = alg->generate(col.name, n, req.root);
-  s.ranks->chips = std::move(chips);
+  s.stages.emplace();
+  if (alg.generate) {
+    const auto groups = req.group_lists.empty()
+                            ? rank_groups(net, faults, req.group, "--group", s.left)
+                            : rank_groups(net, faults, req.group_lists, "--group", s.left);
+    if (groups.empty()) fail_infeasible("/faults", "no live chip in any group");
+    s.stages->push_back(make_stage(alg, col.name, Fraction{1, 1}, groups, req.root));
+  } else {
+    // Hierarchical: reduce-scatter in the inner groups, all-reduce of each shard across them
+    // (the chips of one position in every inner group), all-gather back.
+    if (req.group != "all" || !req.group_lists.empty())
+      fail_usage("--group", "hierarchical runs over the whole machine, in groups of its own");
+    const RankAlgorithmInfo& in =
+        require_rank(req.inner, "reduce-scatter", net, "--level-algorithms");
+    const RankAlgorithmInfo& in_ag =
+        require_rank(req.inner, "all-gather", net, "--level-algorithms");
+    const RankAlgorithmInfo& out = require_rank(req.outer, "all-reduce", net, "--level-algorithms");
+    if (!in.generate || !out.generate)
+      fail_usage("--level-algorithms",
+                 "each level takes an algorithm of one level, not hierarchical");
+    const auto inner = rank_groups(net, faults, req.hierarchy, "--hierarchy", s.left);
+    if (inner.empty()) fail_infeasible("/faults", "no live chip");
+    const std::size_t b = inner.front().size();
+    for (const auto& g : inner)
+      if (g.size() != b)
+        fail_infeasible("--hierarchy",
+                        "the " + req.hierarchy + " of chip " + std::to_string(g.front()) + " has " +
+                            std::to_string(g.size()) + " live chips and that of chip " +
+                            std::to_string(inner.front().front()) + " " + std::to_string(b) +
+                            ": hierarchical needs levels of equal size (failed chips leave "
+                            "theirs smaller); use a schedule of one level");
+    std::vector<std::vector<std::int64_t>> across(b);
+    for (const auto& g : inner)
+      for (std::size_t p = 0; p < b; ++p) across[p].push_back(g[p]);
+    s.stages->push_back(make_stage(in, "reduce-scatter", Fraction{1, 1}, inner, 0));
+    s.stages->push_back(
+        make_stage(out, "all-reduce", make_fraction(1, static_cast<std::int64_t>(b)), across, 0));
+    s.stages->push_back(make_stage(in_ag, "all-gather", Fraction{1, 1}, inner, 0));
+  }
   s.network_fingerprint = net.fingerprint;
   s.verification =
       verify_ranks(s, net, faults, *fn, ErrorKind::Runtime, "coll-sched internal error: /schedule");

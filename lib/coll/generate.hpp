@@ -19,7 +19,15 @@ struct Request {
   // generate.cpp).
   std::int64_t bytes_per_node = 0;
   int chunks = 0; // pipeline's C; 0 = the scheduler's default (6); other schedulers refuse it
-  std::int64_t root = 0; // broadcast / reduce: the root's rank
+  std::int64_t root = 0; // broadcast / reduce: the root's rank (in every group)
+  // Between ranks: the groups (rank_groups(): all, board, rack, pod, stride:K), or explicit lists
+  // when group_lists is not empty (list:FILE, read by the tool).
+  std::string group = "all";
+  std::vector<std::vector<std::int64_t>> group_lists;
+  // hierarchical: the level of the inner groups (board, rack, pod) and the algorithms of the
+  // inner and the outer level.
+  std::string hierarchy = "board";
+  std::string inner = "ring", outer = "ring";
 };
 
 // Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus and an

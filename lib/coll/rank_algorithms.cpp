@@ -1,6 +1,9 @@
 #include "coll/rank_algorithms.hpp"
 
+#include "core/error.hpp"
+
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace icnkit::coll {
@@ -23,7 +26,7 @@ bool whole_buffer(const std::string& c) {
 struct Builder {
   RankSchedule s;
   Builder(const std::string& collective, std::int64_t n, std::int64_t root) {
-    s.chips.assign(static_cast<std::size_t>(n), 0);
+    s.groups.assign(1, std::vector<std::int64_t>(static_cast<std::size_t>(n), 0));
     s.blocks = whole_buffer(collective) ? 1 : n;
     s.root = root;
   }
@@ -256,6 +259,16 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        {"all-to-all"},
        &any_n,
        &pairwise},
+      {"hierarchical",
+       "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
+       "per-dimension lists): reduce-scatter inside each board (--hierarchy rack/pod: each rack, "
+       "pod), all-reduce of every shard across them (the chips of one position in every "
+       "board), all-gather back; --level-algorithms picks each level's algorithm (ring,ring)",
+       std::string("NCCL (intra-node then inter-node rings and trees); W. Won et al., "
+                   "\"ASTRA-sim2.0\", ISPASS 2023 (hierarchical collectives per dimension)"),
+       {"all-reduce"},
+       &any_n,
+       nullptr},
       {"binomial",
        "binomial tree rooted at --root: ceil(log2 n) steps, the ranks holding the buffer "
        "doubling each step (broadcast) or halving (reduce)",
@@ -277,6 +290,95 @@ std::string rank_algorithm_names() {
   std::string out;
   for (const auto& a : rank_algorithms()) out += (out.empty() ? "" : ", ") + a.name;
   return out;
+}
+
+namespace {
+
+// Every chip (failed ones too) in packaging order.
+std::vector<std::int64_t> packaging_order(const topo::Network& net) {
+  std::vector<std::int64_t> chips(static_cast<std::size_t>(net.n_chip));
+  for (std::int64_t c = 0; c < net.n_chip; ++c) chips[static_cast<std::size_t>(c)] = c;
+  auto key = [&](std::int64_t c) {
+    const topo::Node& n = net.nodes[static_cast<std::size_t>(c)];
+    return std::make_tuple(n.pod, n.rack, n.board, c);
+  };
+  std::stable_sort(chips.begin(), chips.end(),
+                   [&](std::int64_t a, std::int64_t b) { return key(a) < key(b); });
+  return chips;
+}
+
+// Drops the failed chips of every group into `left` and the groups left empty.
+std::vector<std::vector<std::int64_t>> drop_failed(std::vector<std::vector<std::int64_t>> groups,
+                                                   const std::vector<char>& down,
+                                                   std::vector<std::int64_t>& left) {
+  std::vector<std::vector<std::int64_t>> out;
+  for (auto& g : groups) {
+    std::vector<std::int64_t> live;
+    for (std::int64_t c : g)
+      if (static_cast<std::size_t>(c) < down.size() && down[static_cast<std::size_t>(c)])
+        left.push_back(c);
+      else
+        live.push_back(c);
+    if (!live.empty()) out.push_back(std::move(live));
+  }
+  std::sort(left.begin(), left.end());
+  return out;
+}
+
+} // namespace
+
+std::vector<std::vector<std::int64_t>>
+rank_groups(const topo::Network& net, const topo::Faults& faults, const std::string& spec,
+            const std::string& where, std::vector<std::int64_t>& left) {
+  const std::vector<std::int64_t> order = packaging_order(net);
+  std::vector<std::vector<std::int64_t>> groups;
+  if (spec == "all") {
+    groups.push_back(order);
+  } else if (spec == "board" || spec == "rack" || spec == "pod") {
+    std::map<std::int64_t, std::size_t> at; // level id -> group
+    for (std::int64_t c : order) {
+      const topo::Node& n = net.nodes[static_cast<std::size_t>(c)];
+      const std::int64_t id = spec == "board" ? n.board : spec == "rack" ? n.rack : n.pod;
+      auto [it, fresh] = at.emplace(id, groups.size());
+      if (fresh) groups.emplace_back();
+      groups[it->second].push_back(c);
+    }
+  } else if (spec.rfind("stride:", 0) == 0) {
+    const std::string k = spec.substr(7);
+    std::int64_t K = 0;
+    if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos ||
+        (K = std::stoll(k)) < 1)
+      fail_usage(where, "stride:K takes a whole number K >= 1, not '" + k + "'");
+    if (K > net.n_chip)
+      fail_usage(where, "stride:" + k + " is more groups than the " + std::to_string(net.n_chip) +
+                            " chips");
+    groups.resize(static_cast<std::size_t>(K));
+    for (std::size_t p = 0; p < order.size(); ++p)
+      groups[p % static_cast<std::size_t>(K)].push_back(order[p]);
+  } else {
+    fail_usage(where,
+               "'" + spec + "' is not a grouping (all, board, rack, pod, stride:K, list:FILE)");
+  }
+  return drop_failed(std::move(groups), faults.down_chips(net), left);
+}
+
+std::vector<std::vector<std::int64_t>>
+rank_groups(const topo::Network& net, const topo::Faults& faults,
+            const std::vector<std::vector<std::int64_t>>& lists, const std::string& where,
+            std::vector<std::int64_t>& left) {
+  std::vector<char> seen(static_cast<std::size_t>(net.n_chip), 0);
+  for (std::size_t g = 0; g < lists.size(); ++g) {
+    if (lists[g].empty()) fail_input(where, "group " + std::to_string(g + 1) + " is empty");
+    for (std::int64_t c : lists[g]) {
+      if (c < 0 || c >= net.n_chip)
+        fail_input(where, "group " + std::to_string(g + 1) + ": chip " + std::to_string(c) +
+                              " does not exist (the network has " + std::to_string(net.n_chip) +
+                              ")");
+      if (seen[static_cast<std::size_t>(c)]++)
+        fail_input(where, "chip " + std::to_string(c) + " is in two groups");
+    }
+  }
+  return drop_failed(lists, faults.down_chips(net), left);
 }
 
 std::vector<std::int64_t> rank_order(const topo::Network& net, const topo::Faults& faults) {

@@ -21,6 +21,7 @@ struct RankAlgorithmInfo {
   std::string (*refuses)(std::int64_t n) = nullptr;
   // Steps and phases of `collective` on n ranks (root for broadcast / reduce); chips are left
   // for the caller. Precondition: implements(collective) and refuses(n) is "".
+  // Null for a composed algorithm (hierarchical: stages of the others, generate.cpp).
   RankSchedule (*generate)(const std::string& collective, std::int64_t n,
                            std::int64_t root) = nullptr;
   bool implements(const std::string& collective) const;
@@ -33,5 +34,21 @@ std::string rank_algorithm_names(); // "ring, direct, ..."
 // The live chips in packaging order: by pod, rack, board, then chip id, so that consecutive
 // ranks share a board, then a rack, then a pod where the packaging allows.
 std::vector<std::int64_t> rank_order(const topo::Network& net, const topo::Faults& faults);
+
+// The groups a collective runs in, by `spec`: "all" (one group), "board", "rack", "pod" (one per
+// board, rack, pod), "stride:K" (K groups: the chips whose position in packaging order is j mod K:
+// the data-parallel peers of tensor groups of K). Positions count every chip, so a failure moves
+// no other chip to another group; failed chips then leave their group (`left`, ascending), and a
+// group left empty is dropped. Each group's chips in packaging order; groups by their first
+// chip's position. Error(Usage) naming `where` for a bad spec.
+std::vector<std::vector<std::int64_t>>
+rank_groups(const topo::Network& net, const topo::Faults& faults, const std::string& spec,
+            const std::string& where, std::vector<std::int64_t>& left);
+// The same for explicit lists (list:FILE): every chip must exist and be in one list at most
+// (Error(Input) naming `where`).
+std::vector<std::vector<std::int64_t>>
+rank_groups(const topo::Network& net, const topo::Faults& faults,
+            const std::vector<std::vector<std::int64_t>>& lists, const std::string& where,
+            std::vector<std::int64_t>& left);
 
 } // namespace icnkit::coll

@@ -20,10 +20,9 @@ std::int64_t RankProgram::block_count(const RankSchedule& r, const RankTransfer&
   case RankTransfer::Blocks::Offset:
     return t.count;
   case RankTransfer::Blocks::Bit: {
-    std::int64_t c = 0; // destinations an odd multiple of 2^bit ahead: residues with the bit set
+    // Destinations an odd multiple of 2^bit ahead: the residues below n with the bit set.
     const std::int64_t n = r.ranks(), p = std::int64_t{1} << t.bit;
-    c = (n / (2 * p)) * p + std::max<std::int64_t>(0, n % (2 * p) - p);
-    return c;
+    return (n / (2 * p)) * p + std::max<std::int64_t>(0, n % (2 * p) - p);
   }
   case RankTransfer::Blocks::Mask: {
     const auto nb = static_cast<std::uint64_t>(r.blocks);
@@ -40,125 +39,182 @@ std::int64_t RankProgram::block_count(const RankSchedule& r, const RankTransfer&
 RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
                          const route::RoutingFunction& fn, route::Ecmp ecmp, std::uint64_t seed)
     : sched_(s), net_(net), spreader_(fn, net, faults, ecmp, seed) {
-  if (!s.ranks) fail_runtime("rank program", "the schedule is not between ranks");
-  const RankSchedule& r = *sched_.ranks;
-  phases_ = r.phases;
-  block_bytes_ = static_cast<double>(s.bytes_per_node) / static_cast<double>(r.blocks);
+  if (!s.stages) fail_runtime("rank program", "the schedule is not between ranks");
+  const auto& stages = *sched_.stages;
+  const bool prefix = stages.size() > 1;
+  std::vector<std::int64_t> prev_ends;       // the last step of every part of the stage before
   std::map<std::string, std::int64_t> first; // a step's flows, as text -> the first such step
-  for (const RankStep& st : r.steps) {
-    sim::StepInfo info;
-    info.after = st.after;
-    info.phase = st.phase;
-    steps_.push_back(std::move(info));
-    std::string key;
-    bool keyed = true;
-    for (const RankTransfer& t : st.transfers) {
-      const bool uniform = t.blocks != RankTransfer::Blocks::Mask ||
-                           std::has_single_bit(static_cast<std::uint64_t>(r.blocks));
-      keyed = keyed && uniform && !t.from;
-      key += std::to_string(static_cast<int>(t.peer)) + ":" + std::to_string(t.k) + ":" +
-             std::to_string(block_count(r, t, 0)) + ";";
+  for (std::size_t g = 0; g < stages.size(); ++g) {
+    const RankStage& st = stages[g];
+    block_bytes_.push_back(static_cast<double>(s.bytes_per_node) * st.share.value());
+    std::vector<std::int64_t> ends;
+    for (std::size_t p = 0; p < st.parts.size(); ++p) {
+      const RankSchedule& r = st.parts[p];
+      const auto base = static_cast<std::int64_t>(steps_.size());
+      for (std::size_t j = 0; j < r.steps.size(); ++j) {
+        const RankStep& rs = r.steps[j];
+        sim::StepInfo info;
+        if (j == 0)
+          info.after = prev_ends;
+        else
+          for (std::int64_t a : rs.after) info.after.push_back(base + a);
+        const std::string name = (prefix ? "stage" + std::to_string(g) + "/" : std::string()) +
+                                 r.phases[static_cast<std::size_t>(rs.phase)];
+        auto it = std::find(phases_.begin(), phases_.end(), name);
+        info.phase = static_cast<int>(it - phases_.begin());
+        if (it == phases_.end()) phases_.push_back(name);
+        steps_.push_back(std::move(info));
+        where_.push_back({g, p, j});
+        std::string key = std::to_string(g) + "/" + std::to_string(p) + ":";
+        bool keyed = true;
+        for (const RankTransfer& t : rs.transfers) {
+          const bool uniform = t.blocks != RankTransfer::Blocks::Mask ||
+                               std::has_single_bit(static_cast<std::uint64_t>(r.blocks));
+          keyed = keyed && uniform && !t.from;
+          key += std::to_string(static_cast<int>(t.peer)) + ":" + std::to_string(t.k) + ":" +
+                 std::to_string(block_count(r, t, 0)) + ";";
+        }
+        std::int64_t rep = -1;
+        if (keyed) {
+          auto [at, fresh] = first.emplace(key, static_cast<std::int64_t>(steps_.size()) - 1);
+          if (!fresh) rep = at->second;
+        }
+        repeats_.push_back(rep);
+      }
+      if (!r.steps.empty()) ends.push_back(static_cast<std::int64_t>(steps_.size()) - 1);
     }
-    std::int64_t rep = -1;
-    if (keyed) {
-      auto [it, fresh] = first.emplace(key, st.id);
-      if (!fresh) rep = it->second;
-    }
-    repeats_.push_back(rep);
+    if (!ends.empty()) prev_ends = std::move(ends);
   }
+  if (phases_.empty()) phases_.push_back("none");
 }
 
-const std::vector<route::Spread>& RankProgram::spreads(const RankTransfer& t) const {
-  const std::pair<int, std::int64_t> key{static_cast<int>(t.peer), t.k};
+const std::vector<route::Spread>& RankProgram::spreads(std::size_t stage, std::size_t part,
+                                                       const RankTransfer& t) const {
+  const auto key = std::make_tuple(stage, part, static_cast<int>(t.peer), t.k);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   if (cached_channels_ > kCacheChannels) {
     cache_.clear();
     cached_channels_ = 0;
   }
-  const RankSchedule& r = *sched_.ranks;
+  const RankSchedule& r = (*sched_.stages)[stage].parts[part];
   RankTransfer every = t;
   every.from.reset();
-  std::vector<route::Spread> v(static_cast<std::size_t>(r.ranks()));
-  for (std::int64_t i = 0; i < r.ranks(); ++i) {
-    const std::int64_t q = transfer_peer(r, every, i);
-    if (q < 0 || q == i) continue;
-    route::Spread& sp = v[static_cast<std::size_t>(i)];
-    spreader_.spread(r.chips[static_cast<std::size_t>(i)], r.chips[static_cast<std::size_t>(q)],
-                     sp);
-    if (!sp.delivered)
-      fail_input("schedule", "the routing cannot deliver from chip " +
-                                 std::to_string(r.chips[static_cast<std::size_t>(i)]) +
-                                 " to chip " +
-                                 std::to_string(r.chips[static_cast<std::size_t>(q)]) +
-                                 (sp.reason.empty() ? "" : " (" + sp.reason + ")"));
-    cached_channels_ += static_cast<std::int64_t>(sp.channels.size());
+  const std::int64_t n = r.ranks();
+  std::vector<route::Spread> v(r.groups.size() * static_cast<std::size_t>(n));
+  for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+    const std::vector<std::int64_t>& chips = r.groups[gi];
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t q = transfer_peer(r, every, i);
+      if (q < 0 || q == i) continue;
+      route::Spread& sp = v[gi * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)];
+      spreader_.spread(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], sp);
+      if (!sp.delivered)
+        fail_input("schedule", "the routing cannot deliver from chip " +
+                                   std::to_string(chips[static_cast<std::size_t>(i)]) +
+                                   " to chip " +
+                                   std::to_string(chips[static_cast<std::size_t>(q)]) +
+                                   (sp.reason.empty() ? "" : " (" + sp.reason + ")"));
+      cached_channels_ += static_cast<std::int64_t>(sp.channels.size());
+    }
   }
   return cache_.emplace(key, std::move(v)).first->second;
 }
 
 void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
   out.clear();
-  const RankSchedule& r = *sched_.ranks;
-  const RankStep& st = r.steps.at(step);
+  const Where w = where_.at(step);
+  const RankSchedule& r = (*sched_.stages)[w.stage].parts[w.part];
+  const RankStep& st = r.steps[w.step];
+  const std::int64_t n = r.ranks();
+  const double block_bytes = block_bytes_[w.stage] / static_cast<double>(r.blocks);
   for (const RankTransfer& t : st.transfers) {
-    const std::vector<route::Spread>& sp = spreads(t);
-    auto emit = [&](std::int64_t i) {
-      const std::int64_t q = transfer_peer(r, t, i);
-      if (q < 0 || q == i) return;
-      const route::Spread& p = sp[static_cast<std::size_t>(i)];
-      const double bytes = static_cast<double>(block_count(r, t, i)) * block_bytes_;
-      out.add_split(r.chips[static_cast<std::size_t>(i)], r.chips[static_cast<std::size_t>(q)],
-                    bytes, p.channels, p.shares);
-    };
-    if (t.from)
-      for (std::int64_t i : *t.from) emit(i);
-    else
-      for (std::int64_t i = 0; i < r.ranks(); ++i) emit(i);
+    const std::vector<route::Spread>& sp = spreads(w.stage, w.part, t);
+    for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+      const std::vector<std::int64_t>& chips = r.groups[gi];
+      auto emit = [&](std::int64_t i) {
+        const std::int64_t q = transfer_peer(r, t, i);
+        if (q < 0 || q == i) return;
+        const route::Spread& p = sp[gi * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)];
+        const double bytes = static_cast<double>(block_count(r, t, i)) * block_bytes;
+        out.add_split(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], bytes,
+                      p.channels, p.shares);
+      };
+      if (t.from)
+        for (std::int64_t i : *t.from) emit(i);
+      else
+        for (std::int64_t i = 0; i < n; ++i) emit(i);
+    }
   }
 }
 
-std::int64_t check_rank_paths(const RankSchedule& r, const topo::Network& net,
+std::vector<std::int64_t> participants(const Schedule& s) {
+  std::vector<std::int64_t> all;
+  for (const RankSchedule& r : s.stages->front().parts)
+    for (const auto& g : r.groups) all.insert(all.end(), g.begin(), g.end());
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+std::int64_t group_size(const Schedule& s) {
+  if (s.stages->size() > 1) return static_cast<std::int64_t>(participants(s).size());
+  std::int64_t n = 0;
+  for (const RankSchedule& r : s.stages->front().parts) n = std::max(n, r.ranks());
+  return n;
+}
+
+std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
                               const topo::Faults& faults, const route::RoutingFunction& fn,
                               const std::string& where) {
   const std::vector<char> down = faults.down_chips(net);
-  for (std::size_t k = 0; k < r.chips.size(); ++k) {
-    const std::int64_t c = r.chips[k];
-    if (c < 0 || c >= net.n_chip)
-      fail_input(where + "/ranks/chips/" + std::to_string(k),
-                 "chip " + std::to_string(c) + " does not exist");
-    if (down[static_cast<std::size_t>(c)])
-      fail_input(where + "/ranks/chips/" + std::to_string(k),
-                 "chip " + std::to_string(c) + " has failed; it cannot be a rank");
-  }
   route::Spreader sp(fn, net, faults, route::Ecmp::Split);
   route::Spread p;
-  std::vector<std::pair<int, std::int64_t>> seen;
   std::int64_t pairs = 0;
-  for (std::size_t s = 0; s < r.steps.size(); ++s)
-    for (std::size_t k = 0; k < r.steps[s].transfers.size(); ++k) {
-      const RankTransfer& t = r.steps[s].transfers[k];
-      const std::pair<int, std::int64_t> key{static_cast<int>(t.peer), t.k};
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-      seen.push_back(key);
-      for (std::int64_t i = 0; i < r.ranks(); ++i) {
-        const std::int64_t q = transfer_peer(r, t, i);
-        if (q < 0) continue;
-        if (q == i)
-          fail_input(where + "/ranks/steps/" + std::to_string(s) + "/transfers/" +
-                         std::to_string(k),
-                     "rank " + std::to_string(i) + " would send to itself");
-        const std::int64_t a = r.chips[static_cast<std::size_t>(i)],
-                           b = r.chips[static_cast<std::size_t>(q)];
-        sp.spread(a, b, p);
-        ++pairs;
-        if (!p.delivered)
-          fail_infeasible(
-              where + "/ranks/steps/" + std::to_string(s) + "/transfers/" + std::to_string(k),
-              "the routing cannot deliver from chip " + std::to_string(a) + " to chip " +
-                  std::to_string(b) + (p.reason.empty() ? "" : " (" + p.reason + ")"));
+  for (std::size_t g = 0; g < s.stages->size(); ++g) {
+    const RankStage& stage = (*s.stages)[g];
+    for (std::size_t pi = 0; pi < stage.parts.size(); ++pi) {
+      const RankSchedule& r = stage.parts[pi];
+      const std::string at =
+          where + "/stages/" + std::to_string(g) + "/parts/" + std::to_string(pi);
+      for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+        const std::vector<std::int64_t>& chips = r.groups[gi];
+        for (std::size_t k = 0; k < chips.size(); ++k) {
+          const std::int64_t c = chips[k];
+          if (c < 0 || c >= net.n_chip)
+            fail_input(at + "/groups/" + std::to_string(gi),
+                       "chip " + std::to_string(c) + " does not exist");
+          if (down[static_cast<std::size_t>(c)])
+            fail_input(at + "/groups/" + std::to_string(gi),
+                       "chip " + std::to_string(c) + " has failed; it cannot be a rank");
+        }
+        std::vector<std::pair<int, std::int64_t>> seen;
+        for (std::size_t j = 0; j < r.steps.size(); ++j)
+          for (std::size_t k = 0; k < r.steps[j].transfers.size(); ++k) {
+            const RankTransfer& t = r.steps[j].transfers[k];
+            const std::pair<int, std::int64_t> key{static_cast<int>(t.peer), t.k};
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+            seen.push_back(key);
+            for (std::int64_t i = 0; i < r.ranks(); ++i) {
+              const std::int64_t q = transfer_peer(r, t, i);
+              if (q < 0) continue;
+              if (q == i)
+                fail_input(at + "/steps/" + std::to_string(j) + "/transfers/" + std::to_string(k),
+                           "rank " + std::to_string(i) + " would send to itself");
+              const std::int64_t a = chips[static_cast<std::size_t>(i)],
+                                 b = chips[static_cast<std::size_t>(q)];
+              sp.spread(a, b, p);
+              ++pairs;
+              if (!p.delivered)
+                fail_infeasible(at + "/groups/" + std::to_string(gi),
+                                "group " + std::to_string(gi) + " of stage " + std::to_string(g) +
+                                    " is split: the routing cannot deliver from chip " +
+                                    std::to_string(a) + " to chip " + std::to_string(b) +
+                                    (p.reason.empty() ? "" : " (" + p.reason + ")"));
+            }
+          }
       }
     }
+  }
   return pairs;
 }
 

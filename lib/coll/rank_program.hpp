@@ -1,7 +1,9 @@
-// A schedule between ranks (rank_schedule.hpp) as a simulation program: every transfer of a step
-// is one flow per (sender, peer) pair carrying its blocks' bytes, spread over the routing's
-// paths (route/spread.hpp) for the analytic engine, or handed to the routing packet by packet
-// by the flit replay (which reads only the flow's first channel, for its injection port).
+// A schedule between ranks (rank_schedule.hpp, Schedule::stages) as a simulation program: every
+// transfer of a step is one flow per (sender, peer) pair of every group of the part, carrying its
+// blocks' bytes, spread over the routing's paths (route/spread.hpp) for the analytic engine, or
+// handed to the routing packet by packet by the flit replay (which reads only the flow's first
+// channel, for its injection port). Stages run one after another: a stage's first steps wait for
+// the last step of every part of the stage before.
 #pragma once
 #include "coll/schedule.hpp"
 #include "route/routing.hpp"
@@ -12,14 +14,14 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 namespace icnkit::coll {
 
 class RankProgram final : public sim::Program {
 public:
-  // `s.ranks` must be set and verified; `fn` and `net` must outlive the program.
+  // `s.stages` must be set and verified; `fn` and `net` must outlive the program.
   RankProgram(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
               const route::RoutingFunction& fn, route::Ecmp ecmp = route::Ecmp::Split,
               std::uint64_t seed = 0);
@@ -27,7 +29,7 @@ public:
   const std::vector<std::string>& phases() const override { return phases_; }
   const std::vector<sim::StepInfo>& steps() const override { return steps_; }
   void flows(std::size_t step, sim::StepFlows& out) const override;
-  // Steps whose transfers make the same flows (same peers, senders and block counts; which
+  // Steps whose transfers make the same flows (same part, peers, senders and block counts; which
   // blocks does not matter to the network): a ring's steps all repeat its first.
   std::int64_t repeats(std::size_t step) const override { return repeats_[step]; }
 
@@ -35,25 +37,38 @@ public:
   static std::int64_t block_count(const RankSchedule& r, const RankTransfer& t, std::int64_t i);
 
 private:
-  // The spreads of every sender of a peer rule (kind, k), computed once: a ring's 2(n-1) steps
-  // all use shift 1.
-  const std::vector<route::Spread>& spreads(const RankTransfer& t) const;
+  struct Where {
+    std::size_t stage, part, step;
+  };
+  // The spreads of every (group, sender) of a peer rule in a part, computed once: a ring's
+  // 2(n-1) steps all use shift 1.
+  const std::vector<route::Spread>& spreads(std::size_t stage, std::size_t part,
+                                            const RankTransfer& t) const;
 
   Schedule sched_;
   const topo::Network& net_;
   mutable route::Spreader spreader_;
   std::vector<std::string> phases_;
   std::vector<sim::StepInfo> steps_;
+  std::vector<Where> where_;
   std::vector<std::int64_t> repeats_;
-  double block_bytes_ = 0;
-  mutable std::map<std::pair<int, std::int64_t>, std::vector<route::Spread>> cache_;
+  std::vector<double> block_bytes_; // per stage
+  mutable std::map<std::tuple<std::size_t, std::size_t, int, std::int64_t>,
+                   std::vector<route::Spread>>
+      cache_;
   mutable std::int64_t cached_channels_ = 0;
 };
 
-// Every (sender, peer) pair of the schedule can be delivered by the routing around the faults:
-// Error(Infeasible) naming the first pair that cannot (and why) otherwise. Returns the number of
-// distinct pairs checked.
-std::int64_t check_rank_paths(const RankSchedule& r, const topo::Network& net,
+// The chips taking part in the schedule (every stage has the same), ascending.
+std::vector<std::int64_t> participants(const Schedule& s);
+// The ranks of a group, as nccl-tests' n: the largest group of a one-stage schedule, every chip
+// of a hierarchical one.
+std::int64_t group_size(const Schedule& s);
+
+// Every chip of every group exists and is live, and the routing delivers every (sender, peer)
+// pair of every group around the faults: Error(Input) / Error(Infeasible) naming the first that
+// is not (a group split by faults names its stage, part and group). Returns the pairs checked.
+std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
                               const topo::Faults& faults, const route::RoutingFunction& fn,
                               const std::string& where);
 

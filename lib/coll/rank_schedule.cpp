@@ -90,7 +90,7 @@ json to_json(const RankSchedule& r) {
     so["transfers"] = std::move(tr);
     steps.push_back(std::move(so));
   }
-  json o = {{"chips", r.chips}, {"blocks", r.blocks}};
+  json o = {{"groups", r.groups}, {"blocks", r.blocks}};
   o["root"] = r.root;
   o["phases"] = r.phases;
   o["step_count"] = static_cast<std::int64_t>(r.steps.size());
@@ -161,15 +161,32 @@ RankTransfer parse_transfer(ObjReader& r, std::int64_t n, const std::string& col
 
 RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
   RankSchedule s;
-  s.chips = r.int_list("chips", 0);
-  const auto n = static_cast<std::int64_t>(s.chips.size());
-  if (n < 1 || n > kMaxRanks) r.fail("chips", "expected 1 to 2^22 ranks");
-  {
-    std::vector<std::int64_t> sorted = s.chips;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      r.fail("chips", "a chip is a rank once");
+  const json& g = r.raw("groups");
+  if (!g.is_array() || g.empty()) r.fail("groups", "expected a non-empty list of chip lists");
+  std::vector<std::int64_t> all;
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    const json& one = g[k];
+    if (!one.is_array()) r.fail("groups", "group " + std::to_string(k) + " is not a list of chips");
+    std::vector<std::int64_t> chips;
+    for (const json& c : one) {
+      if (!c.is_number_integer() || c.get<std::int64_t>() < 0)
+        r.fail("groups", "group " + std::to_string(k) + ": chips are whole numbers >= 0");
+      chips.push_back(c.get<std::int64_t>());
+    }
+    if (chips.empty() || static_cast<std::int64_t>(chips.size()) > kMaxRanks)
+      r.fail("groups", "group " + std::to_string(k) + ": expected 1 to 2^22 ranks");
+    if (!s.groups.empty() && chips.size() != s.groups.front().size())
+      r.fail("groups", "group " + std::to_string(k) + " has " + std::to_string(chips.size()) +
+                           " chips, group 0 " + std::to_string(s.groups.front().size()) +
+                           " (the steps are the same for every group)");
+    all.insert(all.end(), chips.begin(), chips.end());
+    s.groups.push_back(std::move(chips));
   }
+  std::sort(all.begin(), all.end());
+  if (std::adjacent_find(all.begin(), all.end()) != all.end())
+    r.fail("groups", "chip " + std::to_string(*std::adjacent_find(all.begin(), all.end())) +
+                         " is a rank twice");
+  const std::int64_t n = s.ranks();
   const std::int64_t want = whole_buffer(collective) ? 1 : n;
   s.blocks = r.integer("blocks", 1, kMaxRanks);
   if (s.blocks != want)

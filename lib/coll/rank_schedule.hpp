@@ -5,9 +5,11 @@
 // dragonfly, a HyperX or a torus alike. The torus ring schedules (schedule.hpp) are the other
 // form of the `schedule` section; a schedule is one or the other (Schedule::ranks).
 //
-// Ranks 0..n-1 are the group's chips in `chips` order (rank_order(): packaging order, so a ring's
-// neighbours share a board, then a rack, then a pod where they can). Every rank's buffer of
-// S = bytes_per_node bytes is cut into `blocks` equal blocks:
+// A RankSchedule is the steps every one of its groups runs at once (the groups share the network,
+// as the groups of a training job do): ranks 0..n-1 of a group are its chips in order
+// (rank_order(): packaging order, so a ring's neighbours share a board, then a rack, then a pod
+// where they can). Every rank's buffer of S bytes (the stage's share of bytes_per_node) is cut
+// into `blocks` equal blocks:
 //  - all-reduce, reduce-scatter, all-gather: n blocks; block b is the b-th n-th of the buffer
 //    (reduce-scatter leaves block b reduced at rank b; all-gather starts with block b at rank b);
 //  - all-to-all: n blocks; block d of rank o is o's data for rank d, an "item" (o, d);
@@ -62,14 +64,17 @@ struct RankStep {
 };
 
 struct RankSchedule {
-  std::vector<std::int64_t> chips; // rank -> chip id
+  // Groups of n chips each (n >= 1), rank -> chip id; no chip in two groups.
+  std::vector<std::vector<std::int64_t>> groups;
   std::int64_t blocks = 1;
   std::int64_t root = 0;           // broadcast / reduce
   std::vector<std::string> phases; // names, e.g. "reduce-scatter", "all-gather"
   std::vector<RankStep> steps;     // ids 0..S-1 in order
   friend bool operator==(const RankSchedule&, const RankSchedule&) = default;
 
-  std::int64_t ranks() const { return static_cast<std::int64_t>(chips.size()); }
+  std::int64_t ranks() const {
+    return groups.empty() ? 0 : static_cast<std::int64_t>(groups.front().size());
+  }
 };
 
 // The blocks one transfer moves from sender i (ascending, each once), under the schedule's
@@ -83,8 +88,8 @@ std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::in
 bool sends(const RankTransfer& t, std::int64_t i);
 
 json to_json(const RankSchedule& r);
-// Strict structural parse; n = chips.size() >= 1; chips are checked against the network by
-// verification. `collective` decides what `blocks` must be.
+// Strict structural parse; every group of the same size n >= 1, no chip twice; chips are checked
+// against the network by verification. `collective` decides what `blocks` must be.
 RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective);
 
 } // namespace icnkit::coll

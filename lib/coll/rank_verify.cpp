@@ -591,7 +591,7 @@ RankCheck verify_rank_semantics(const RankSchedule& r, const std::string& collec
                                        "all-to-all", "broadcast",      "reduce"};
   if (std::find(std::begin(kKnown), std::end(kKnown), collective) == std::end(kKnown))
     u.fail("", "no rank semantics for the collective '" + collective + "'");
-  if (u.n < 1) u.fail("/chips", "a schedule needs at least one rank");
+  if (u.n < 1) u.fail("/groups", "a schedule needs at least one rank");
   const bool whole = collective == "broadcast" || collective == "reduce";
   const std::int64_t want = whole ? 1 : u.n;
   if (u.nb != want)

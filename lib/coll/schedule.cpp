@@ -69,7 +69,12 @@ std::string to_string(PhaseOp op) {
 }
 
 std::int64_t Schedule::step_count() const {
-  if (ranks) return static_cast<std::int64_t>(ranks->steps.size());
+  if (stages) {
+    std::int64_t n = 0;
+    for (const RankStage& st : *stages)
+      for (const RankSchedule& p : st.parts) n += static_cast<std::int64_t>(p.steps.size());
+    return n;
+  }
   std::int64_t n = 0;
   for (auto& p : phases) n += static_cast<std::int64_t>(p.steps.size());
   return n;
@@ -118,8 +123,18 @@ json to_json(const Schedule& s) {
   json j = {{"collective", s.collective},         {"algorithm", s.algorithm},
             {"dim_scheduling", s.dim_scheduling}, {"fault_handling", s.fault_handling},
             {"bytes_per_node", s.bytes_per_node}, {"chunks", s.chunks}};
-  if (s.ranks) {
-    j["ranks"] = to_json(*s.ranks);
+  if (s.stages) {
+    json st = json::array();
+    for (const RankStage& g : *s.stages) {
+      json parts = json::array();
+      for (const RankSchedule& p : g.parts) parts.push_back(to_json(p));
+      st.push_back({{"collective", g.collective},
+                    {"algorithm", g.algorithm},
+                    {"share", to_string(g.share)},
+                    {"parts", parts}});
+    }
+    j["stages"] = std::move(st);
+    j["left"] = s.left;
   } else {
     j["step_count"] = s.step_count();
     j["phases"] = phases;
@@ -277,7 +292,7 @@ Schedule parse_schedule(ObjReader& r) {
   if (!find_collective(s.collective))
     r.fail("collective",
            "unknown collective \"" + s.collective + "\" (known: " + collective_names() + ")");
-  if (r.has("ranks")) {
+  if (r.has("stages")) {
     const RankAlgorithmInfo* ra = find_rank_algorithm(s.algorithm);
     if (!ra)
       r.fail("algorithm", "unknown algorithm \"" + s.algorithm +
@@ -290,8 +305,25 @@ Schedule parse_schedule(ObjReader& r) {
       r.fail("fault_handling", "is \"routing\" between ranks (the routing avoids failed links)");
     s.bytes_per_node = r.integer("bytes_per_node", 1);
     s.chunks = static_cast<int>(r.integer("chunks", 1, 1));
-    ObjReader rr = r.object("ranks");
-    s.ranks = parse_rank_schedule(rr, s.collective);
+    s.stages.emplace();
+    for (auto& so : r.objects("stages")) {
+      RankStage g;
+      g.collective = so.string("collective");
+      if (!find_collective(g.collective))
+        so.fail("collective", "unknown collective \"" + g.collective + "\"");
+      g.algorithm = so.string("algorithm");
+      const RankAlgorithmInfo* ga = find_rank_algorithm(g.algorithm);
+      if (!ga || !ga->implements(g.collective))
+        so.fail("algorithm",
+                "\"" + g.algorithm + "\" is no algorithm of " + g.collective + " between ranks");
+      g.share = parse_fraction(so.string("share"), so.where("share"));
+      for (auto& po : so.objects("parts")) g.parts.push_back(parse_rank_schedule(po, g.collective));
+      if (g.parts.empty()) so.fail("parts", "a stage has at least one part");
+      so.done();
+      s.stages->push_back(std::move(g));
+    }
+    if (s.stages->empty()) r.fail("stages", "at least one stage");
+    s.left = r.int_list("left", 0);
   } else {
     parse_ring_form(r, s);
   }

@@ -76,6 +76,20 @@ struct RingTransfer {
   friend bool operator==(const RingTransfer&, const RingTransfer&) = default;
 };
 
+// A stage of a schedule between ranks: every group of every part runs `collective` (with the
+// part's steps) at once on `share` of each chip's bytes_per_node; stages run one after another.
+// One stage with share 1 runs the schedule's collective in every group (coll-sched --group);
+// hierarchical all-reduce is reduce-scatter inside boards, all-reduce of each shard across them
+// and all-gather back (rank_algorithms.hpp). Parts hold groups of different sizes (failed chips
+// leave their groups), each with its own steps.
+struct RankStage {
+  std::string collective;
+  std::string algorithm;
+  Fraction share;
+  std::vector<RankSchedule> parts;
+  friend bool operator==(const RankStage&, const RankStage&) = default;
+};
+
 struct Step {
   std::int64_t id = 0;
   std::vector<std::int64_t> after; // sorted, unique, each < id
@@ -137,8 +151,10 @@ struct Schedule {
   int lanes = 1; // lanes per chunk: every step's lane is < lanes
   std::vector<Phase> phases;
   // The other form (rank_schedule.hpp): a schedule between ranks over the routing, on any
-  // network; phases is then empty, dim_scheduling "none", fault_handling "routing".
-  std::optional<RankSchedule> ranks;
+  // network, as stages; phases is then empty, dim_scheduling "none", fault_handling "routing".
+  std::optional<std::vector<RankStage>> stages;
+  // Chips that would have been ranks but have failed: they left their groups.
+  std::vector<std::int64_t> left;
   std::optional<Verification> verification;
   std::optional<Selection> selection; // when --algorithm auto chose it
   std::string network_fingerprint;

@@ -10,7 +10,8 @@ picks=(fat-tree:2L-k4-osr1/c2 torus:4x4/b1x1 mesh:4x4/b1x1 ring:16/c1 full-mesh:
 pairs=(all-reduce:ring all-reduce:direct all-reduce:halving-doubling all-reduce:bruck
   reduce-scatter:ring reduce-scatter:direct reduce-scatter:halving-doubling reduce-scatter:bruck
   all-gather:ring all-gather:direct all-gather:halving-doubling all-gather:bruck
-  all-to-all:direct all-to-all:pairwise all-to-all:bruck broadcast:binomial reduce:binomial)
+  all-to-all:direct all-to-all:pairwise all-to-all:bruck broadcast:binomial reduce:binomial
+  all-reduce:hierarchical)
 topo-enum -n 16 --family all --scope inter-rack --limit 500 >"$T/cands.json"
 # Torus rows keep the torus algorithms of the same name: ring all-to-all is the torus ring there.
 efficiency_ok() { python3 -c "
@@ -46,6 +47,8 @@ for pick in "${picks[@]}"; do
       c=${p%%:*}
       a=${p#*:}
       [ "$a" = halving-doubling ] && [ "$fault" = chip ] && continue
+      # Hierarchical needs boards of equal size: a failed chip leaves one smaller.
+      [ "$a" = hierarchical ] && [ "$fault" = chip ] && continue
       # On a torus, ring is the torus's own ring, which needs every link (foldedring folds).
       [ "$family" = torus ] && [ "$a" = ring ] && [ "$fault" != none ] && continue
       if coll-sched -i "$T/net.json" --collective "$c" --algorithm "$a" --bytes 1MiB -q >"$T/s.json" 2>"$T/err" &&
@@ -80,7 +83,8 @@ expect_ok coll-sched --check -i "$T/ring.json"
 python3 - "$T/ring.json" "$T/cut.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-r = d["schedule"]["ranks"]
+r = d["schedule"]["stages"]
+r = r[0]["parts"][0]
 r["steps"].pop()
 r["step_count"] -= 1
 d["schedule"].pop("verified_digest", None)
@@ -92,10 +96,63 @@ expect_exit 3 "$T/cut.json" net-sim
 python3 - "$T/ring.json" "$T/cut2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["schedule"]["ranks"]["steps"][3]["transfers"][0]["blocks"]["offset"] = 0
+d["schedule"]["stages"][0]["parts"][0]["steps"][3]["transfers"][0]["blocks"]["offset"] = 0
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_exit 3 "$T/cut2.json" net-sim
+# Groups: one collective per group, all at once, sharing the network. 64 chips of 8 per board.
+topo-enum -n 64 --family fat-tree --scope inter-rack --limit 100 | topo-gen --pick fat-tree:2L-k8-osr1/c8 |
+  topo-route --algorithm minimal -q >"$T/ft64.json"
+for g in board stride:8 rack; do
+  expect_ok coll-sched -i "$T/ft64.json" --collective all-reduce --group $g --bytes 16MiB -q
+done
+coll-sched -i "$T/ft64.json" --collective all-reduce --group board --bytes 16MiB -q >"$T/gb.json"
+check "--group board: 8 groups of 8" [ "$(jget "$T/gb.json" "([len(p['groups']) for p in d['schedule']['stages'][0]['parts']], len(d['schedule']['stages'][0]['parts'][0]['groups'][0]))")" = "([8], 8)" ]
+net-sim -i "$T/gb.json" --format csv -q >"$T/gb.csv"
+check "--group board: n_nodes is the group's" [ "$(cut -d, -f3 "$T/gb.csv" | tail -1)" = 8 ]
+# stride:8 gathers the chips of one position in every board (chip 0, 8, 16, ...).
+coll-sched -i "$T/ft64.json" --collective all-reduce --group stride:8 --bytes 16MiB -q >"$T/gs.json"
+check "--group stride:8: every 8th chip" [ "$(jget "$T/gs.json" "d['schedule']['stages'][0]['parts'][0]['groups'][1]")" = "[1, 9, 17, 25, 33, 41, 49, 57]" ]
+# list:FILE, with a comment and commas; a failed chip leaves its group and is named.
+printf '# two groups
+0 1 2 3
+4, 5, 6, 7
+' >"$T/groups.txt"
+topo-enum -n 64 --family fat-tree --scope inter-rack --limit 100 | topo-gen --pick fat-tree:2L-k8-osr1/c8 --fail-chip 5 |
+  topo-route --algorithm minimal -q >"$T/ft64f.json"
+coll-sched -i "$T/ft64f.json" --collective all-gather --group "list:$T/groups.txt" --bytes 1MiB -q >"$T/gl.json"
+check "list: the failed chip left its group" [ "$(jget "$T/gl.json" "(d['schedule']['left'], [g for p in d['schedule']['stages'][0]['parts'] for g in p['groups']])")" = "([5], [[0, 1, 2, 3], [4, 6, 7]])" ]
+expect_ok net-sim -i "$T/gl.json" -q
+printf '0 1
+1 2
+' >"$T/twice.txt"
+expect_exit 3 "$T/ft64.json" coll-sched --collective all-reduce --group "list:$T/twice.txt" --bytes 1MiB
+printf '0 x
+' >"$T/bad.txt"
+expect_exit 3 "$T/ft64.json" coll-sched --collective all-reduce --group "list:$T/bad.txt" --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --group stride:0 --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --group cabinet --bytes 1MiB
+# Hierarchical: reduce-scatter in boards, all-reduce across, all-gather back, composed exactly.
+for la in ring,ring ring,halving-doubling direct,bruck; do
+  expect_ok coll-sched -i "$T/ft64.json" --collective all-reduce --algorithm hierarchical --level-algorithms $la --bytes 16MiB -q
+done
+coll-sched -i "$T/ft64.json" --collective all-reduce --algorithm hierarchical --bytes 16MiB -q >"$T/hier.json"
+check "hierarchical: three stages, the middle one on 1/8" [ "$(jget "$T/hier.json" "[(s['collective'], s['share']) for s in d['schedule']['stages']]")" = "[('reduce-scatter', '1'), ('all-reduce', '1/8'), ('all-gather', '1')]" ]
+# A hand edit that makes the middle stage work on the whole buffer does not compose (exit 3).
+python3 - "$T/hier.json" "$T/hier-bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["schedule"]["stages"][1]["share"] = "1"
+d["schedule"].pop("verified_digest")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 3 "$T/hier-bad.json" coll-sched --check
+check "names the stage" grep -q "stages/1" "$T/err"
+# Boards of unequal size (a failed chip) have no hierarchical schedule (exit 4).
+expect_exit 4 "$T/ft64f.json" coll-sched --collective all-reduce --algorithm hierarchical --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --level-algorithms ring --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --group board --bytes 1MiB
+
 # --algorithm auto: every applicable algorithm simulated at the size, the fastest chosen and named
 # in the document (its selection lists every candidate) and the CSV.
 coll-sched -i "$T/ssr.json" --collective all-reduce --algorithm auto --bytes 64MiB -q >"$T/auto.json"
@@ -105,7 +162,7 @@ s = json.load(open(sys.argv[1]))["schedule"]
 c = s["selection"]["candidates"]
 names = [a for a, _ in ((x["algorithm"], x["time_s"]) for x in c)]
 best = min(c, key=lambda x: x["time_s"])["algorithm"]
-sys.exit(not (s["algorithm"] == best and set(names) == {"ring", "direct", "halving-doubling", "bruck"}))
+sys.exit(not (s["algorithm"] == best and set(names) == {"ring", "direct", "halving-doubling", "bruck", "hierarchical"}))
 PY
 net-sim -i "$T/auto.json" --format csv -q >"$T/auto.csv"
 check "auto: the CSV names the choice" [ "$(cut -d, -f2 "$T/auto.csv" | tail -1)" = "$(jget "$T/auto.json" "d['schedule']['algorithm']")" ]

@@ -31,8 +31,8 @@ bool whole_buffer(const std::string& c) {
 
 RankSchedule skeleton(std::int64_t n, const std::string& collective, std::int64_t root = 0) {
   RankSchedule s;
-  s.chips.resize(static_cast<std::size_t>(n));
-  std::iota(s.chips.begin(), s.chips.end(), 0);
+  s.groups.assign(1, std::vector<std::int64_t>(static_cast<std::size_t>(n)));
+  std::iota(s.groups[0].begin(), s.groups[0].end(), 0);
   s.blocks = whole_buffer(collective) ? 1 : n;
   s.root = root;
   s.phases = {collective};

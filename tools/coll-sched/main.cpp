@@ -5,6 +5,7 @@
 #include "coll/registry.hpp"
 #include "coll/verify.hpp"
 #include "common/tool.hpp"
+#include "core/io.hpp"
 #include "core/units.hpp"
 #include "route/routing.hpp"
 
@@ -47,11 +48,18 @@ std::string help_text() {
   }
   s += "\nDimension scheduling (--dims, torus algorithms):\n";
   for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
+  s += "  hierarchical (all-reduce): --hierarchy board|rack|pod, --level-algorithms INNER,OUTER\n";
   s += "\nExamples:\n"
        "  topo-enum -n 32 --family fat-tree --where k=8,layers=2,chips_per_board=1 | topo-gen \\\n"
        "    | topo-route --algorithm dmodk | coll-sched --collective all-reduce --algorithm ring "
        "\\\n"
        "    --bytes 1GiB | net-sim --format csv\n"
+       "  # one all-reduce per board at once; the data-parallel all-reduce of tensor groups of 8:\n"
+       "  coll-sched -i routed.json --collective all-reduce --group board --bytes 64MiB\n"
+       "  coll-sched -i routed.json --collective all-reduce --group stride:8 --bytes 64MiB\n"
+       "  coll-sched -i routed.json --collective all-reduce --algorithm hierarchical \\\n"
+       "    --level-algorithms ring,halving-doubling --bytes 1GiB\n"
+       "  coll-sched -i routed.json --collective all-reduce --algorithm auto --bytes 1GiB\n"
        "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
        "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB\n"
        "  # HalfRing + DimRotation; MATEe around one failed Y link; FoldedRing all-reduce:\n"
@@ -73,6 +81,7 @@ int main(int argc, char** argv) {
   std::string collective = "all-to-all", algorithm = "ring", dims = "sequential", bytes;
   int chunks = 0;
   std::int64_t root = 0;
+  std::string group = "all", hierarchy = "board", level_algorithms = "ring,ring";
   CLI::Option* o_dims = nullptr;
   bool check = false;
   CLI::Option* o_chunks = nullptr;
@@ -87,8 +96,25 @@ int main(int argc, char** argv) {
                        "Algorithm: on a torus " + coll::algorithm_names() + "; on any network " +
                            coll::rank_algorithm_names())
             ->default_str("ring");
-        app.add_option("--root", root, "Root rank of broadcast and reduce (default 0)")
+        app.add_option("--root", root,
+                       "Root rank of broadcast and reduce, in every group (default 0)")
             ->check(CLI::NonNegativeNumber);
+        app.add_option("--group", group,
+                       "Between ranks: the groups that each run the collective, all at once: all "
+                       "(default), board, rack, pod (one group per board ...), stride:K (K "
+                       "groups, every K-th chip in packaging order: the data-parallel peers of "
+                       "tensor groups of K) or list:FILE (one group per line, chip ids separated "
+                       "by spaces or commas, # comments). Failed chips leave their group")
+            ->default_str("all");
+        app.add_option("--hierarchy", hierarchy,
+                       "hierarchical: the inner level, board (default), rack or pod")
+            ->check(CLI::IsMember({"board", "rack", "pod"}))
+            ->default_str("board");
+        app.add_option("--level-algorithms", level_algorithms,
+                       "hierarchical: INNER,OUTER, the algorithms inside the level (its "
+                       "reduce-scatter and all-gather) and across it (all-reduce); default "
+                       "ring,ring")
+            ->default_str("ring,ring");
         app.add_option(
             "--bytes", bytes,
             "Bytes per node, S (e.g. 64MiB, 8KB, 4096; KB/MB/GB are powers of 1000, KiB/MiB/GiB "
@@ -119,7 +145,7 @@ int main(int argc, char** argv) {
           if (!d.schedule)
             fail_input(source_name(c.input) + ":/schedule", "no schedule section to check");
           const std::string where = source_name(c.input) + ":/schedule";
-          if (d.schedule->ranks) {
+          if (d.schedule->stages) {
             if (!d.routing)
               fail_input(source_name(c.input) + ":/routing",
                          "a schedule between ranks follows the routing: run topo-route first");
@@ -154,6 +180,51 @@ int main(int argc, char** argv) {
         req.algorithm = algorithm;
         req.dim_scheduling = coll::require_dim_scheduling(dims, "--dims").name;
         req.root = root;
+        if (group.rfind("list:", 0) == 0) {
+          // One group per line; the file's problems are the input's (exit 3).
+          const std::string file = group.substr(5);
+          if (file.empty()) fail_usage("--group", "list:FILE names a file");
+          const std::string text = read_input(file);
+          std::size_t line_no = 0, at = 0;
+          while (at <= text.size()) {
+            std::size_t end = text.find('\n', at);
+            if (end == std::string::npos) end = text.size();
+            std::string line = text.substr(at, end - at);
+            at = end + 1;
+            ++line_no;
+            if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+            for (char& ch : line)
+              if (ch == ',' || ch == '\t' || ch == '\r') ch = ' ';
+            std::vector<std::int64_t> chips;
+            std::size_t k = 0;
+            while (k < line.size()) {
+              if (line[k] == ' ') {
+                ++k;
+                continue;
+              }
+              std::size_t e = line.find(' ', k);
+              if (e == std::string::npos) e = line.size();
+              const std::string tok = line.substr(k, e - k);
+              if (tok.size() > 9 || tok.find_first_not_of("0123456789") != std::string::npos)
+                fail_input(file + ":" + std::to_string(line_no), "'" + tok + "' is not a chip id");
+              chips.push_back(std::stoll(tok));
+              k = e;
+            }
+            if (!chips.empty()) req.group_lists.push_back(std::move(chips));
+          }
+          if (req.group_lists.empty()) fail_input(file, "no group: one line of chip ids per group");
+        } else {
+          req.group = group;
+        }
+        req.hierarchy = hierarchy;
+        {
+          const auto comma = level_algorithms.find(',');
+          if (comma == std::string::npos || comma == 0 || comma + 1 == level_algorithms.size() ||
+              level_algorithms.find(',', comma + 1) != std::string::npos)
+            fail_usage("--level-algorithms", "expected INNER,OUTER, e.g. ring,halving-doubling");
+          req.inner = level_algorithms.substr(0, comma);
+          req.outer = level_algorithms.substr(comma + 1);
+        }
         if (bytes.empty()) fail_usage("--bytes", "required: the bytes each node holds, e.g. 64MiB");
         std::uint64_t b = parse_bytes(bytes, "--bytes");
         if (b > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))

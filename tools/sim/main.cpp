@@ -361,9 +361,9 @@ SizedRun program_at(std::uint64_t size, const std::string& traffic, const Docume
   }
   r.sized =
       size == 0 ? *d.schedule : coll::with_bytes(*d.schedule, static_cast<std::int64_t>(size));
-  if (r.sized->ranks) {
+  if (r.sized->stages) {
     if (!fn) fail_runtime("net-sim", "a schedule between ranks needs the routing");
-    r.n_nodes = r.sized->ranks->ranks();
+    r.n_nodes = coll::group_size(*r.sized);
     r.prog = std::make_unique<coll::RankProgram>(*r.sized, net, faults, *fn, all.ecmp, all.seed);
   } else {
     r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency,
@@ -437,7 +437,7 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
     if (!d.schedule)
       fail_input(src + ":/schedule", "missing schedule section (run coll-sched first), or "
                                      "--traffic for synthetic traffic");
-    if (d.schedule->ranks) {
+    if (d.schedule->stages) {
       // Between ranks: the routing carries every packet, as it does the baselines.
       if (!d.routing)
         fail_input(src + ":/routing", "missing routing section (run topo-route first)");
@@ -718,7 +718,7 @@ int main(int argc, char** argv) {
         opt.down_links = &down;
 
         std::unique_ptr<route::RoutingFunction> fn;
-        if (!traffic.empty() || (d.schedule && d.schedule->ranks)) {
+        if (!traffic.empty() || (d.schedule && d.schedule->stages)) {
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
           fn = route::make_routing(*d.routing, net, faults);
@@ -730,7 +730,7 @@ int main(int argc, char** argv) {
           // and the program relies on them (they do not depend on the size). A schedule whose
           // verified_digest matches its content passed them in coll-sched on this network.
           if (!coll::sealed(*d.schedule)) {
-            if (d.schedule->ranks)
+            if (d.schedule->stages)
               coll::verify_ranks(*d.schedule, net, faults, *fn, ErrorKind::Input,
                                  src + ":/schedule");
             else
@@ -752,9 +752,9 @@ int main(int argc, char** argv) {
           rep.traffic = traffic;
           {
             const std::vector<std::int64_t> chips =
-                sized && sized->ranks ? sized->ranks->chips : coll::rank_order(net, faults);
-            if (auto b = coll::collective_bound(collective, chips,
-                                                static_cast<double>(bytes_per_node), net, faults)) {
+                sized && sized->stages ? coll::participants(*sized) : coll::rank_order(net, faults);
+            if (auto b = coll::collective_bound(
+                    collective, chips, static_cast<double>(bytes_per_node), net, faults, n_nodes)) {
               rep.bound_s = b->time_s;
               rep.bound_kind = b->kind;
             }
@@ -762,11 +762,12 @@ int main(int argc, char** argv) {
           if (sized) {
             rep.dim_scheduling = sized->dim_scheduling;
             if (latency_model == "astra") rep.latency_model = sim::kAstraLatencyModel;
-            if (auto cf = sized->ranks ? std::nullopt
-                                       : coll::closed_form(*sized, net, faults,
-                                                           latency_model == "astra"
-                                                               ? coll::LatencyModel::Table1
-                                                               : coll::LatencyModel::PerSubStage)) {
+            if (auto cf = sized->stages
+                              ? std::nullopt
+                              : coll::closed_form(*sized, net, faults,
+                                                  latency_model == "astra"
+                                                      ? coll::LatencyModel::Table1
+                                                      : coll::LatencyModel::PerSubStage)) {
               rep.closed_form_s = cf->time_s;
               rep.closed_form_formula = cf->formula;
             }
