@@ -1,6 +1,7 @@
 // coll-sched: schedule a collective on the document's torus network, verify it, add `schedule`.
 #include "coll/digest.hpp"
 #include "coll/generate.hpp"
+#include "coll/msccl.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/registry.hpp"
 #include "coll/verify.hpp"
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
   std::string group = "all", hierarchy = "board", level_algorithms = "ring,ring";
   CLI::Option* o_dims = nullptr;
   bool check = false;
+  std::string format = "json";
   CLI::Option* o_chunks = nullptr;
   const std::string help = help_text();
   return tool::run(
@@ -129,6 +131,12 @@ int main(int argc, char** argv) {
         app.add_flag("--check", check,
                      "Verify the document's existing schedule instead of making one (exit 3 if "
                      "it fails); writes the document with the verification refreshed");
+        app.add_option("--format", format,
+                       "Output: json (the document, default) or msccl (the verified schedule as "
+                       "MSCCL-IR XML, for the MSCCL executor of NCCL / RCCL; exit 4 for what it "
+                       "cannot express)")
+            ->check(CLI::IsMember({"json", "msccl"}))
+            ->default_str("json");
         tool::add_strict(app, c);
         tool::add_describe(app, c, "the collectives, algorithms and dimension schedulers",
                            coll::describe);
@@ -157,7 +165,11 @@ int main(int argc, char** argv) {
                 coll::verify(*d.schedule, net, d.faults_or_none(), ErrorKind::Input, where);
           }
           coll::seal(*d.schedule);
-          tool::store(c, d);
+          if (format == "msccl")
+            write_output(c.output, coll::to_msccl_xml(*d.schedule, d.schedule->collective + " " +
+                                                                       d.schedule->algorithm));
+          else
+            tool::store(c, d);
           return;
         }
         // The command line is checked before the input is read: a wrong request fails the same
@@ -245,6 +257,10 @@ int main(int argc, char** argv) {
         if (d.routing) fn = route::make_routing(*d.routing, net, d.faults_or_none());
         d.schedule = coll::generate(req, net, d.faults_or_none(), fn.get());
         d.report.reset();
-        tool::store(c, d);
+        if (format == "msccl")
+          write_output(c.output, coll::to_msccl_xml(*d.schedule, d.schedule->collective + " " +
+                                                                     d.schedule->algorithm));
+        else
+          tool::store(c, d);
       });
 }
