@@ -12,6 +12,10 @@ namespace icnkit::coll {
 
 namespace {
 
+// The MSCCL executor's limits (msccl.h: MSCCL_MAX_NUM_STEPS, MSCCL_MAX_NUM_THREAD_BLOCKS_PER_
+// CHANNEL): an XML beyond them would not load, so the export refuses it.
+constexpr std::size_t kMaxSteps = 256, kMaxTbs = 32;
+
 // A place in one GPU's buffers: 'i'nput, 'o'utput or 's'cratch, and a chunk index.
 struct Loc {
   char buf = 'o';
@@ -116,6 +120,10 @@ private:
   }
 
   static int new_tb(XGpu& x, int send, int recv) {
+    if (x.tbs.size() == kMaxTbs)
+      fail_infeasible("--format", "a GPU needs more than " + std::to_string(kMaxTbs) +
+                                      " threadblocks on its channel, the MSCCL executor's limit "
+                                      "(too many peers)");
     x.tbs.push_back({send, recv, {}, {}});
     return static_cast<int>(x.tbs.size()) - 1;
   }
@@ -189,6 +197,12 @@ private:
       }
     }
     steps.push_back(op);
+    if (steps.size() > kMaxSteps)
+      fail_infeasible("--format", "threadblock " + std::to_string(tb) + " of GPU " +
+                                      std::to_string(g) + " needs more than " +
+                                      std::to_string(kMaxSteps) +
+                                      " steps, the MSCCL executor's limit (too many ranks or "
+                                      "chunks)");
     const std::pair<int, std::int64_t> me{tb, static_cast<std::int64_t>(steps.size()) - 1};
     for (Loc r : reads)
       for (std::int64_t k = 0; k < cnt; ++k) x.hazards[{r.buf, r.off + k}].reads.push_back(me);

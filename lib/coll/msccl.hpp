@@ -40,7 +40,9 @@ namespace icnkit::coll {
 // faults to avoid (no folds, no hops via another ring, one lane per chunk). Refused with
 // Error(Infeasible) and a one-line reason: several groups at once (MSCCL-IR is one collective
 // over all its GPUs), broadcast and reduce, and the torus's ring reduce-scatter / all-gather
-// (they leave a chip a part of the buffer other than its GPU's).
+// (they leave a chip a part of the buffer other than its GPU's), and programs beyond the MSCCL
+// executor's limits (256 steps per threadblock, 32 threadblocks per channel), which it would
+// not load.
 std::string to_msccl_xml(const Schedule& s, const std::string& name);
 
 } // namespace icnkit::coll

@@ -472,6 +472,14 @@ TEST_CASE("what MSCCL-IR cannot express is refused as infeasible", "[msccl]") {
         }) == ErrorKind::Infeasible);
   CHECK(test::kind_of([&] { coll::to_msccl_xml(make(net, "broadcast", "binomial"), "x"); }) ==
         ErrorKind::Infeasible);
+  // Beyond the executor's limits: 39 peers of a direct all-to-all want 39 threadblocks, a ring
+  // all-reduce of 200 ranks 398 steps in one.
+  CHECK(test::kind_of([&] {
+          coll::to_msccl_xml(make(single_switch(40), "all-to-all", "direct"), "x");
+        }) == ErrorKind::Infeasible);
+  CHECK(test::kind_of([&] {
+          coll::to_msccl_xml(make(single_switch(200), "all-reduce", "ring"), "x");
+        }) == ErrorKind::Infeasible);
   // The torus's ring reduce-scatter leaves a chip a part other than MSCCL's (its GPU's n-th).
   CHECK(test::kind_of([&] { coll::to_msccl_xml(make(net, "reduce-scatter", "ring"), "x"); }) ==
         ErrorKind::Infeasible);
