@@ -554,7 +554,9 @@ std::string ring_form(const Schedule& s, const std::string& name) {
     it.scratch = &scratch;
     start_items(e, it, n, U);
     std::vector<char> started(s.phases.size(), 0);
-    for (auto [p, st] : order) {
+    for (const auto& step_of : order) {
+      const auto* p = step_of.first;
+      const auto* st = step_of.second;
       const DimRings& dr = rings[static_cast<std::size_t>(p->dimension)];
       const int N = dr.size();
       if (!started[static_cast<std::size_t>(p - s.phases.data())]) {
@@ -622,7 +624,9 @@ std::string ring_form(const Schedule& s, const std::string& name) {
     }
   }
   std::vector<Piece> pieces;
-  for (auto [p, st] : order) {
+  for (const auto& step_of : order) {
+    const auto* p = step_of.first;
+    const auto* st = step_of.second;
     const std::size_t k = static_cast<std::size_t>(p - s.phases.data());
     for (const RingTransfer& t : st->transfers) {
       if (t.fraction.num != 1) fail_infeasible("--format", "a reduction slice is 1/P of a block");

@@ -38,7 +38,7 @@ std::int64_t RankProgram::block_count(const RankSchedule& r, const RankTransfer&
 
 RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
                          const route::RoutingFunction& fn, route::Ecmp ecmp, std::uint64_t seed)
-    : sched_(s), net_(net), spreader_(fn, net, faults, ecmp, seed) {
+    : sched_(s), spreader_(fn, net, faults, ecmp, seed) {
   if (!s.stages) fail_runtime("rank program", "the schedule is not between ranks");
   const auto& stages = *sched_.stages;
   const bool prefix = stages.size() > 1;

@@ -46,7 +46,6 @@ private:
                                             const RankTransfer& t) const;
 
   Schedule sched_;
-  const topo::Network& net_;
   mutable route::Spreader spreader_;
   std::vector<std::string> phases_;
   std::vector<sim::StepInfo> steps_;

@@ -5,6 +5,8 @@
 #include "coll/generate.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_program.hpp"
+#include "route/load.hpp"
+#include "route/spread.hpp"
 #include "sim/analytic.hpp"
 #include "sim/traffic.hpp"
 
@@ -140,4 +142,67 @@ TEST_CASE("the ECMP split makes minimal routing as fast as D-mod-k on a fat-tree
   // Both at the injection bound plus one path latency (at most 4 hops of 1 us).
   CHECK(dmodk >= 31.0 / 32 * S / 50e9);
   CHECK(dmodk <= 31.0 / 32 * S / 50e9 + 4e-6);
+}
+
+TEST_CASE("a flow's ECMP split is the load topo-route --load gives its pair", "[coll][ecmp]") {
+  // The Spreader (route/spread.hpp) and demand_load (route/load.hpp) compute the fluid split by
+  // different walks; on a three-level fat-tree with 16 equal-cost paths between pods they must
+  // put the same share on every channel.
+  const topo::Network net = network("fat-tree", 64, "fat-tree:3L-k8-osr1/c1");
+  auto fn = test::routing::build("minimal", net);
+  route::Spreader sp(*fn, net, {});
+  route::Spread out;
+  for (auto pair : {std::pair<std::int64_t, std::int64_t>{0, 63}, {5, 6}, {17, 40}}) {
+    const std::int64_t src = pair.first, dst = pair.second;
+    sp.spread(src, dst, out);
+    REQUIRE(out.delivered);
+    CHECK(out.split_exact);
+    route::LoadReport want = route::demand_load(
+        *fn, net, {}, 64, [&](std::int64_t s, std::int64_t d) { return s == src && d == dst; });
+    std::vector<double> got(want.channel_load.size(), 0.0);
+    for (std::size_t k = 0; k < out.channels.size(); ++k)
+      got[static_cast<std::size_t>(out.channels[k])] += out.shares[k];
+    for (std::size_t c = 0; c < got.size(); ++c)
+      CHECK(close(got[c] + 1, want.channel_load[c] + 1, 1e-12));
+  }
+  // Hashing takes one path: shares of 1 on a path from src to dst, the same for the same seed.
+  route::Spreader h1(*fn, net, {}, route::Ecmp::Hash, 1), h1b(*fn, net, {}, route::Ecmp::Hash, 1);
+  route::Spread a, b;
+  h1.spread(0, 63, a);
+  h1b.spread(0, 63, b);
+  CHECK(a.channels == b.channels);
+  for (double x : a.shares) CHECK(x == 1.0);
+  CHECK(net.channel_src(a.channels.front()) == 0);
+  CHECK(net.channel_dst(a.channels.back()) == 63);
+}
+
+TEST_CASE("stages compose only as reduce-scatter, all-reduce of the shard, all-gather",
+          "[coll][ranks]") {
+  // 64 chips in boards of 8: hierarchical all-reduce generated, then broken by hand.
+  const topo::Network net = network("fat-tree", 64, "fat-tree:2L-k8-osr1/c8");
+  auto fn = test::routing::build("minimal", net);
+  coll::Request req;
+  req.collective = "all-reduce";
+  req.algorithm = "hierarchical";
+  req.bytes_per_node = 1 << 20;
+  const coll::Schedule s = coll::generate(req, net, {}, fn.get());
+  REQUIRE(s.stages);
+  REQUIRE(s.stages->size() == 3);
+  CHECK((*s.stages)[1].share == coll::Fraction{1, 8});
+  auto bad = [&](auto edit) {
+    coll::Schedule t = s;
+    edit(t);
+    return kind_of([&] { coll::verify_ranks(t, net, {}, *fn, ErrorKind::Input, "t"); });
+  };
+  CHECK(bad([](coll::Schedule& t) { (*t.stages)[1].share = {1, 1}; }) == ErrorKind::Input);
+  CHECK(bad([](coll::Schedule& t) { t.stages->pop_back(); }) == ErrorKind::Input);
+  CHECK(bad([](coll::Schedule& t) { std::swap((*t.stages)[0], (*t.stages)[2]); }) ==
+        ErrorKind::Input);
+  // Across groups that mix positions: chip 0 (position 0 of board 0) with chip 9 (position 1).
+  CHECK(bad([](coll::Schedule& t) {
+          auto& g = (*t.stages)[1].parts[0].groups;
+          std::swap(g[0][1], g[1][1]);
+        }) == ErrorKind::Input);
+  CHECK(bad([](coll::Schedule& t) { t.left = {3}; }) == ErrorKind::Input);
+  CHECK_NOTHROW(coll::verify_ranks(s, net, {}, *fn, ErrorKind::Input, "t"));
 }
