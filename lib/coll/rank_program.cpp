@@ -167,8 +167,11 @@ std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
                               const topo::Faults& faults, const route::RoutingFunction& fn,
                               const std::string& where) {
   const std::vector<char> down = faults.down_chips(net);
-  route::Spreader sp(fn, net, faults, route::Ecmp::Split);
-  route::Spread p;
+  const std::vector<char> down_links = faults.down_links(net);
+  // Delivery along trace()'s path decides it for every spread too: a split that succeeds only
+  // follows permitted live choices to the destination (trace takes one of them), and a split
+  // that cannot falls back to that very path (route/spread.hpp). One path per pair is cheap.
+  const std::int64_t max_hops = 2 * static_cast<std::int64_t>(net.nodes.size()) + 8;
   std::int64_t pairs = 0;
   for (std::size_t g = 0; g < s.stages->size(); ++g) {
     const RankStage& stage = (*s.stages)[g];
@@ -202,7 +205,7 @@ std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
                            "rank " + std::to_string(i) + " would send to itself");
               const std::int64_t a = chips[static_cast<std::size_t>(i)],
                                  b = chips[static_cast<std::size_t>(q)];
-              sp.spread(a, b, p);
+              const route::Path p = route::trace(fn, net, down_links, down, a, b, max_hops);
               ++pairs;
               if (!p.delivered)
                 fail_infeasible(at + "/groups/" + std::to_string(gi),

@@ -356,7 +356,8 @@ std::string csv_row(const Report& s, const RunConfig& c) {
 
 std::string nccl_header(const Report& first, const topo::Network& n) {
   std::string what = first.collective + ", " + first.algorithm;
-  if (!first.dim_scheduling.empty()) what += " + " + first.dim_scheduling;
+  if (!first.dim_scheduling.empty() && first.dim_scheduling != "none")
+    what += " + " + first.dim_scheduling;
   char b[512];
   std::snprintf(b, sizeof b,
                 "# net-sim %s: %s on %lld chips (%s, network %s)\n#\n"
