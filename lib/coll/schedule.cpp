@@ -313,7 +313,7 @@ Schedule parse_schedule(ObjReader& r) {
         so.fail("collective", "unknown collective \"" + g.collective + "\"");
       g.algorithm = so.string("algorithm");
       const RankAlgorithmInfo* ga = find_rank_algorithm(g.algorithm);
-      if (!ga || !ga->implements(g.collective))
+      if (!ga || !ga->generate || !ga->implements(g.collective))
         so.fail("algorithm",
                 "\"" + g.algorithm + "\" is no algorithm of " + g.collective + " between ranks");
       g.share = parse_fraction(so.string("share"), so.where("share"));

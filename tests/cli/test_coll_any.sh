@@ -148,6 +148,14 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_exit 3 "$T/hier-bad.json" coll-sched --check
 check "names the stage" grep -q "stages/1" "$T/err"
+# A stage is one level's algorithm: "hierarchical" inside a stage is refused.
+python3 - "$T/hier.json" "$T/hier-bad2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["schedule"]["stages"][0]["algorithm"] = "hierarchical"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 3 "$T/hier-bad2.json" net-sim
 # Boards of unequal size (a failed chip) have no hierarchical schedule (exit 4).
 expect_exit 4 "$T/ft64f.json" coll-sched --collective all-reduce --algorithm hierarchical --bytes 1MiB
 expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --level-algorithms ring --bytes 1MiB
