@@ -13,11 +13,6 @@ namespace {
 using Peer = RankTransfer::Peer;
 using Blocks = RankTransfer::Blocks;
 
-std::int64_t mod(std::int64_t a, std::int64_t n) {
-  std::int64_t r = a % n;
-  return r < 0 ? r + n : r;
-}
-
 bool whole_buffer(const std::string& c) {
   return c == "broadcast" || c == "reduce";
 }
@@ -94,10 +89,10 @@ RankSchedule ring(const std::string& c, std::int64_t n, std::int64_t root) {
   if (reduces(c))
     for (std::int64_t s = 0; s + 1 < n; ++s)
       b.step("reduce-scatter")
-          .transfers.push_back(shift(1, true, Blocks::Offset, mod(-(s + 1), n)));
+          .transfers.push_back(shift(1, true, Blocks::Offset, rank_mod(-(s + 1), n)));
   if (gathers(c))
     for (std::int64_t s = 0; s + 1 < n; ++s)
-      b.step("all-gather").transfers.push_back(shift(1, false, Blocks::Offset, mod(-s, n)));
+      b.step("all-gather").transfers.push_back(shift(1, false, Blocks::Offset, rank_mod(-s, n)));
   return b.done();
 }
 
@@ -188,7 +183,7 @@ RankSchedule binomial(const std::string& c, std::int64_t n, std::int64_t root) {
   for (std::int64_t d = 1; d < n; d *= 2) ds.push_back(d);
   auto senders = [&](std::int64_t lo, std::int64_t hi) {
     std::vector<std::int64_t> f;
-    for (std::int64_t j = lo; j < hi; ++j) f.push_back(mod(root + j, n));
+    for (std::int64_t j = lo; j < hi; ++j) f.push_back(rank_mod(root + j, n));
     std::sort(f.begin(), f.end());
     return f;
   };
@@ -384,15 +379,8 @@ rank_groups(const topo::Network& net, const topo::Faults& faults,
 std::vector<std::int64_t> rank_order(const topo::Network& net, const topo::Faults& faults) {
   const std::vector<char> down = faults.down_chips(net);
   std::vector<std::int64_t> chips;
-  for (std::int64_t c = 0; c < net.n_chip; ++c)
-    if (!(static_cast<std::size_t>(c) < down.size() && down[static_cast<std::size_t>(c)]))
-      chips.push_back(c);
-  auto key = [&](std::int64_t c) {
-    const topo::Node& n = net.nodes[static_cast<std::size_t>(c)];
-    return std::make_tuple(n.pod, n.rack, n.board, c);
-  };
-  std::stable_sort(chips.begin(), chips.end(),
-                   [&](std::int64_t a, std::int64_t b) { return key(a) < key(b); });
+  for (std::int64_t c : packaging_order(net))
+    if (!down[static_cast<std::size_t>(c)]) chips.push_back(c);
   return chips;
 }
 

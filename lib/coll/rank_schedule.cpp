@@ -11,11 +11,6 @@ namespace {
 constexpr std::int64_t kMaxRanks = std::int64_t{1} << 22;
 constexpr std::int64_t kMaxRankSteps = std::int64_t{1} << 24;
 
-std::int64_t mod(std::int64_t a, std::int64_t n) {
-  std::int64_t r = a % n;
-  return r < 0 ? r + n : r;
-}
-
 bool all_to_all(const std::string& c) {
   return c == "all-to-all";
 }
@@ -31,7 +26,7 @@ bool sends(const RankTransfer& t, std::int64_t i) {
 
 std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::int64_t i) {
   const std::int64_t n = r.ranks();
-  if (t.peer == RankTransfer::Peer::Shift) return mod(i + t.k, n);
+  if (t.peer == RankTransfer::Peer::Shift) return rank_mod(i + t.k, n);
   const std::int64_t q = i ^ t.k;
   return q < n ? q : -1;
 }
@@ -45,7 +40,7 @@ void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t 
     for (std::int64_t b = 0; b < nb; ++b) out.push_back(b);
     break;
   case RankTransfer::Blocks::Offset:
-    for (std::int64_t j = 0; j < t.count; ++j) out.push_back(mod(i + t.offset + j, nb));
+    for (std::int64_t j = 0; j < t.count; ++j) out.push_back(rank_mod(i + t.offset + j, nb));
     std::sort(out.begin(), out.end());
     break;
   case RankTransfer::Blocks::Mask: {
@@ -56,7 +51,7 @@ void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t 
   }
   case RankTransfer::Blocks::Bit:
     for (std::int64_t d = 0; d < n; ++d)
-      if ((mod(d - i, n) >> t.bit) & 1) out.push_back(d);
+      if ((rank_mod(d - i, n) >> t.bit) & 1) out.push_back(d);
     break;
   }
 }

@@ -77,6 +77,12 @@ struct RankSchedule {
   }
 };
 
+// a mod n in [0, n) for any a (ranks and blocks wrap around).
+inline std::int64_t rank_mod(std::int64_t a, std::int64_t n) {
+  const std::int64_t r = a % n;
+  return r < 0 ? r + n : r;
+}
+
 // The blocks one transfer moves from sender i (ascending, each once), under the schedule's
 // collective. For Blocks::Bit, which depends on what the sender holds, the candidates: every
 // block d whose (d - i) mod n has the bit (all-to-all item destinations).

@@ -19,11 +19,6 @@ constexpr std::int64_t kGeneralRanks = 512;
 constexpr std::int64_t kGeneralRanksOneBlock = 16384;
 constexpr std::int64_t kGeneralRanksAllToAll = 4096;
 
-std::int64_t mod(std::int64_t a, std::int64_t n) {
-  const std::int64_t r = a % n;
-  return r < 0 ? r + n : r;
-}
-
 std::string str(std::int64_t v) {
   return std::to_string(v);
 }
@@ -142,7 +137,7 @@ void check_order(const Run& u, std::size_t index) {
 
 // What the parser guarantees for a document, checked again for schedules built in memory.
 void check_transfer(const Run& u, const RankTransfer& t, const std::string& ptr) {
-  if (t.peer == Peer::Shift && mod(t.k, u.n) == 0)
+  if (t.peer == Peer::Shift && rank_mod(t.k, u.n) == 0)
     u.fail(ptr, "shift " + str(t.k) + " on " + str(u.n) + " ranks has every rank send to itself");
   if (t.peer == Peer::Xor && t.k <= 0)
     u.fail(ptr, "xor " + str(t.k) + " names no other rank (the amount is positive)");
@@ -382,11 +377,11 @@ RankCheck symmetric_reductions(const Run& u, Symmetry sym) {
       const std::string where = transfer_at(s, k);
       check_transfer(u, t, where);
       if (!rot && t.k >= n) continue; // xor beyond the ranks: nobody has a peer
-      const std::int64_t from = rot ? mod(-t.k, n) : t.k;
+      const std::int64_t from = rot ? rank_mod(-t.k, n) : t.k;
       c.transfers_checked += n;
       selected(u.r, t, from, blocks);
       for (std::int64_t b : blocks) {
-        const std::int64_t own = rot ? mod(b - from, n) : b ^ from;
+        const std::int64_t own = rot ? rank_mod(b - from, n) : b ^ from;
         if (t.reduce) {
           if (rot)
             rotate(h.set(own), sender.data(), n, h.words(), from);
@@ -516,7 +511,7 @@ RankCheck symmetric_all_to_all(const Run& u, Symmetry sym) {
         if (taken_in[at(d)] == static_cast<std::int64_t>(s)) fail_twice(u, where, 0, d);
         taken_in[at(d)] = static_cast<std::int64_t>(s);
         moved += m;
-        const std::int64_t to = rot ? mod(d - t.k, n) : d ^ t.k;
+        const std::int64_t to = rot ? rank_mod(d - t.k, n) : d ^ t.k;
         change[at(d)] -= m;
         change[at(to)] += m;
         touched.push_back(d);
