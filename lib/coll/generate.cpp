@@ -47,8 +47,10 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
 } // namespace
 
 bool torus_form(const Request& req, const topo::Network& net) {
+  // Groups are a schedule between ranks: the torus algorithms schedule the whole torus.
   const AlgorithmInfo* a = find_algorithm(req.algorithm);
-  return net.family == "torus" && a && a->implements(req.collective);
+  return net.family == "torus" && a && a->implements(req.collective) && req.group == "all" &&
+         req.group_lists.empty();
 }
 
 Verification verify_ranks(const Schedule& s, const topo::Network& net, const topo::Faults& faults,

@@ -30,8 +30,8 @@ struct Request {
   std::string inner = "ring", outer = "ring";
 };
 
-// Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus and an
-// algorithm of that name implementing the collective. Otherwise the algorithms between ranks
+// Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus, an
+// algorithm of that name implementing the collective, and no groups. Otherwise the algorithms between ranks
 // (rank_algorithms.hpp) serve it, over the routing.
 bool torus_form(const Request& req, const topo::Network& net);
 

@@ -64,6 +64,11 @@ expect_exit 3 "$T/hier-bad2.json" net-sim
 expect_exit 4 "$T/ft64f.json" coll-sched --collective all-reduce --algorithm hierarchical --bytes 1MiB
 expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --level-algorithms ring --bytes 1MiB
 expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --group board --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm ring --hierarchy rack --bytes 1MiB
+# On a torus, groups are a schedule between ranks (the torus ring schedules the whole torus).
+topo-gen --torus 4x4 | topo-route -q >"$T/t44.json"
+coll-sched -i "$T/t44.json" --collective all-reduce --algorithm ring --group stride:2 --bytes 1MiB -q >"$T/tg.json"
+check "torus + --group: between ranks, 2 groups" [ "$(jget "$T/tg.json" "len(d['schedule']['stages'][0]['parts'][0]['groups'])")" = 2 ]
 
 # --algorithm auto: every applicable algorithm simulated at the size, the fastest chosen and named
 # in the document (its selection lists every candidate) and the CSV.

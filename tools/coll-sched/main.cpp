@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   std::int64_t root = 0;
   std::string group = "all", hierarchy = "board", level_algorithms = "ring,ring";
   CLI::Option* o_dims = nullptr;
+  CLI::App* app_ = nullptr; // to ask which options were given
   bool check = false;
   std::string format = "json";
   CLI::Option* o_chunks = nullptr;
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
   return tool::run(
       "coll-sched", help.c_str(), argc, argv,
       [&](CLI::App& app, tool::Common& c) {
+        app_ = &app;
         tool::add_input(app, c);
         app.add_option("--collective", collective, "Collective: " + coll::collective_names())
             ->default_str("all-to-all");
@@ -228,6 +230,9 @@ int main(int argc, char** argv) {
         } else {
           req.group = group;
         }
+        for (const char* o : {"--hierarchy", "--level-algorithms"})
+          if (app_->count(o) > 0 && algorithm != "hierarchical")
+            fail_usage(o, "belongs to --algorithm hierarchical");
         req.hierarchy = hierarchy;
         {
           const auto comma = level_algorithms.find(',');
