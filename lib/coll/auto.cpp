@@ -32,6 +32,8 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
   for (const std::string& name : names) {
     Request r = req;
     r.algorithm = name;
+    // --chunks is for the algorithms that take it (a torus pipeline, a pipelined tree or chain).
+    if (const RankAlgorithmInfo* a = find_rank_algorithm(name); a && !a->pipelined) r.chunks = 0;
     Schedule s;
     try {
       s = generate(r, net, faults, fn);

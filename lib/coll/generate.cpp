@@ -111,7 +111,8 @@ const RankAlgorithmInfo& require_rank(const std::string& name, const std::string
 
 // One stage: `alg` running `collective` in every group, groups of one size per part.
 RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective, Fraction share,
-                     const std::vector<std::vector<std::int64_t>>& groups, std::int64_t root) {
+                     const std::vector<std::vector<std::int64_t>>& groups, std::int64_t root,
+                     std::int64_t chunks = 0) {
   RankStage st;
   st.collective = collective;
   st.algorithm = alg.name;
@@ -119,7 +120,7 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
   std::map<std::size_t, std::size_t> part_of; // group size -> part
   for (const auto& g : groups) {
     const auto n = static_cast<std::int64_t>(g.size());
-    if (std::string why = alg.refuses(n); !why.empty())
+    if (std::string why = alg.refuses(collective, n); !why.empty())
       fail_infeasible("--algorithm", alg.name + " " + why + "; the group of chip " +
                                          std::to_string(g.front()) + " has " + std::to_string(n) +
                                          " live chips");
@@ -128,7 +129,7 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
                                std::to_string(g.front()) + " (" + std::to_string(n) + " ranks)");
     auto [it, fresh] = part_of.emplace(g.size(), st.parts.size());
     if (fresh) {
-      st.parts.push_back(alg.generate(collective, n, root));
+      st.parts.push_back(alg.generate(collective, n, root, chunks));
       st.parts.back().groups.clear();
     }
     st.parts[it->second].groups.push_back(g);
@@ -155,7 +156,7 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
                             ? rank_groups(net, faults, req.group, "--group", s.left)
                             : rank_groups(net, faults, req.group_lists, "--group", s.left);
     if (groups.empty()) fail_infeasible("/faults", "no live chip in any group");
-    s.stages->push_back(make_stage(alg, col.name, Fraction{1, 1}, groups, req.root));
+    s.stages->push_back(make_stage(alg, col.name, Fraction{1, 1}, groups, req.root, req.chunks));
   } else {
     // Hierarchical: reduce-scatter in the inner groups, all-reduce of each shard across them
     // (the chips of one position in every inner group), all-gather back.
@@ -206,9 +207,11 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // network or collective does not suit it).
   if (!torus_form(req, net) &&
       (find_rank_algorithm(req.algorithm) || !find_algorithm(req.algorithm))) {
-    if (req.chunks != 0)
-      fail_usage("--chunks", "belongs to the torus ring algorithms; " + req.algorithm + " on the " +
-                                 net.family + " runs between ranks");
+    if (const RankAlgorithmInfo* a = find_rank_algorithm(req.algorithm);
+        req.chunks != 0 && !(a && a->pipelined))
+      fail_usage("--chunks", "belongs to the torus ring algorithms and the pipelined ones "
+                             "between ranks (double-binary-tree, chain); " +
+                                 req.algorithm + " on the " + net.family + " runs between ranks");
     return generate_ranks(req, col, net, faults, fn);
   }
   const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");

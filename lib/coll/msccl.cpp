@@ -403,8 +403,13 @@ std::string rank_form(const Schedule& s, const std::string& name) {
       e.gpus()[static_cast<std::size_t>(g)].s_chunks = scratch[static_cast<std::size_t>(g)];
     return write_xml(e.gpus(), name, coll, n);
   }
-  // Reductions: the working copy in the output (reduce-scatter: the scratch buffer).
+  // Reductions: the working copy in the output (reduce-scatter: the scratch buffer). Block b is
+  // the chunk of the GPU of rank b, except in an all-reduce cut into another number of blocks
+  // (a pipeline's chunks), whose block b is chunk b.
   const char work = st.collective == "reduce-scatter" ? 's' : 'o';
+  // (MSCCL wants chunks per loop a multiple of the GPUs: then each block is f chunks.)
+  const auto nblocks = static_cast<int>(r.blocks);
+  const int f = nblocks == n ? 1 : n / std::gcd(n, nblocks), nb = nblocks * f;
   for (int g = 0; g < n; ++g) {
     XGpu& x = e.gpus()[static_cast<std::size_t>(g)];
     if (st.collective == "all-gather") {
@@ -412,10 +417,10 @@ std::string rank_form(const Schedule& s, const std::string& name) {
       x.o_chunks = n;
       e.copy(g, {'i', 0}, {'o', g}, 1);
     } else {
-      x.i_chunks = n;
-      x.o_chunks = st.collective == "reduce-scatter" ? 1 : n;
-      x.s_chunks = work == 's' ? n : 0;
-      e.copy(g, {'i', 0}, {work, 0}, n);
+      x.i_chunks = nb;
+      x.o_chunks = st.collective == "reduce-scatter" ? 1 : nb;
+      x.s_chunks = work == 's' ? nb : 0;
+      e.copy(g, {'i', 0}, {work, 0}, nb);
     }
   }
   for (const RankStep& step : order) {
@@ -428,7 +433,9 @@ std::string rank_form(const Schedule& s, const std::string& name) {
         transfer_blocks(r, t, i, blocks);
         Move m{gpu[static_cast<std::size_t>(i)], gpu[static_cast<std::size_t>(q)], t.reduce, {}};
         std::vector<std::int64_t> at;
-        for (std::int64_t b : blocks) at.push_back(gpu[static_cast<std::size_t>(b)]);
+        for (std::int64_t b : blocks)
+          for (int j = 0; j < f; ++j)
+            at.push_back(nblocks == n ? gpu[static_cast<std::size_t>(b)] : b * f + j);
         std::sort(at.begin(), at.end());
         for (std::int64_t c : at) m.chunks.emplace_back(Loc{work, c}, Loc{work, c});
         moves.push_back(std::move(m));
@@ -437,7 +444,7 @@ std::string rank_form(const Schedule& s, const std::string& name) {
   }
   if (work == 's')
     for (int g = 0; g < n; ++g) e.copy(g, {'s', g}, {'o', 0}, 1);
-  return write_xml(e.gpus(), name, coll, n);
+  return write_xml(e.gpus(), name, coll, nb);
 }
 
 // --- ring form (schedule.hpp) -----------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <tuple>
 
@@ -20,9 +21,10 @@ bool whole_buffer(const std::string& c) {
 // A schedule skeleton: blocks per collective, steps appended in a chain.
 struct Builder {
   RankSchedule s;
-  Builder(const std::string& collective, std::int64_t n, std::int64_t root) {
+  Builder(const std::string& collective, std::int64_t n, std::int64_t root,
+          std::int64_t blocks = 0) {
     s.groups.assign(1, std::vector<std::int64_t>(static_cast<std::size_t>(n), 0));
-    s.blocks = whole_buffer(collective) ? 1 : n;
+    s.blocks = blocks > 0 ? blocks : whole_buffer(collective) ? 1 : n;
     s.root = root;
   }
   int phase(const std::string& name) {
@@ -75,16 +77,20 @@ bool gathers(const std::string& c) {
   return c == "all-reduce" || c == "all-gather";
 }
 
-std::string any_n(std::int64_t) {
+std::string any_n(const std::string&, std::int64_t) {
   return "";
 }
-std::string pow2_n(std::int64_t n) {
-  return (n & (n - 1)) == 0 ? "" : "needs a power-of-two number of ranks";
+bool pow2(std::int64_t n) {
+  return (n & (n - 1)) == 0;
+}
+// Halving-doubling: all-reduce folds the ranks beyond a power of two; the others need one.
+std::string pow2_unless_all_reduce(const std::string& c, std::int64_t n) {
+  return c == "all-reduce" || pow2(n) ? "" : "needs a power-of-two number of ranks for " + c;
 }
 
 // Ring: n-1 steps of reduce-scatter, rank i passing its partial sum of block i-s-1 to i+1, then
 // n-1 of all-gather passing the complete block i-s on: every rank sends and receives S/n per step.
-RankSchedule ring(const std::string& c, std::int64_t n, std::int64_t root) {
+RankSchedule ring(const std::string& c, std::int64_t n, std::int64_t root, std::int64_t) {
   Builder b(c, n, root);
   if (reduces(c))
     for (std::int64_t s = 0; s + 1 < n; ++s)
@@ -98,7 +104,7 @@ RankSchedule ring(const std::string& c, std::int64_t n, std::int64_t root) {
 
 // Direct: one step in which every rank sends every other rank its block (reduce-scatter: the
 // partial sum of the peer's block; all-gather: its own block; all-to-all: the peer's item).
-RankSchedule direct(const std::string& c, std::int64_t n, std::int64_t root) {
+RankSchedule direct(const std::string& c, std::int64_t n, std::int64_t root, std::int64_t) {
   Builder b(c, n, root);
   if (n < 2) return b.done();
   if (c == "all-to-all") {
@@ -119,15 +125,42 @@ RankSchedule direct(const std::string& c, std::int64_t n, std::int64_t root) {
 
 // Recursive halving (reduce-scatter) then doubling (all-gather), Rabenseifner's all-reduce: in
 // the step at distance d a rank exchanges with rank XOR d the half of its remaining blocks that
-// the peer keeps (the blocks agreeing with the peer on every bit from d up).
-RankSchedule halving_doubling(const std::string& c, std::int64_t n, std::int64_t root) {
-  Builder b(c, n, root);
+// the peer keeps (the blocks agreeing with the peer on every bit from d up). An all-reduce on n
+// ranks that is not a power of two p folds as MPICH does: the r = n - p ranks beyond p first
+// reduce their whole buffer into ranks 0..r-1, ranks 0..p-1 run the algorithm on p blocks, and
+// ranks 0..r-1 then copy the result back out.
+RankSchedule halving_doubling(const std::string& c, std::int64_t n, std::int64_t root,
+                              std::int64_t) {
+  const std::int64_t p = std::bit_floor(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1)));
+  const std::int64_t r = n - p;
+  Builder b(c, n, root, p);
+  auto listed = [](std::int64_t lo, std::int64_t hi) {
+    std::vector<std::int64_t> f;
+    for (std::int64_t i = lo; i < hi; ++i) f.push_back(i);
+    return f;
+  };
+  auto among_p = [&](RankTransfer t) {
+    if (r > 0) t.from = listed(0, p);
+    return t;
+  };
+  if (r > 0) {
+    RankTransfer t = shift(r, true, Blocks::All); // rank p + j -> j
+    t.from = listed(p, n);
+    b.step("fold").transfers.push_back(t);
+  }
   if (reduces(c))
-    for (std::int64_t d = n / 2; d >= 1; d /= 2)
-      b.step("reduce-scatter").transfers.push_back(xor_mask(d, true, (n - 1) & ~(d - 1), true));
+    for (std::int64_t d = p / 2; d >= 1; d /= 2)
+      b.step("reduce-scatter")
+          .transfers.push_back(among_p(xor_mask(d, true, (p - 1) & ~(d - 1), true)));
   if (gathers(c))
-    for (std::int64_t d = 1; d < n; d *= 2)
-      b.step("all-gather").transfers.push_back(xor_mask(d, false, (n - 1) & ~(d - 1), false));
+    for (std::int64_t d = 1; d < p; d *= 2)
+      b.step("all-gather")
+          .transfers.push_back(among_p(xor_mask(d, false, (p - 1) & ~(d - 1), false)));
+  if (r > 0) {
+    RankTransfer t = shift(p, false, Blocks::All); // rank j -> p + j
+    t.from = listed(0, r);
+    b.step("unfold").transfers.push_back(t);
+  }
   return b.done();
 }
 
@@ -135,7 +168,7 @@ RankSchedule halving_doubling(const std::string& c, std::int64_t n, std::int64_t
 // rank i-d (d = 1, 2, 4 ...; c = min(d, n-d)); reduce-scatter is its reverse (d descending, rank
 // i reducing blocks i+d .. i+d+c-1 into rank i+d); all-to-all sends at distance 2^t the items
 // whose destination lies an odd multiple of 2^t ahead (bit t of the remaining distance).
-RankSchedule bruck(const std::string& c, std::int64_t n, std::int64_t root) {
+RankSchedule bruck(const std::string& c, std::int64_t n, std::int64_t root, std::int64_t) {
   Builder b(c, n, root);
   std::vector<std::int64_t> ds;
   for (std::int64_t d = 1; d < n; d *= 2) ds.push_back(d);
@@ -160,7 +193,7 @@ RankSchedule bruck(const std::string& c, std::int64_t n, std::int64_t root) {
 
 // Pairwise exchange (MPICH's MPI_Alltoall for long messages): n-1 steps, in step k rank i sends
 // its item for rank i XOR k (n a power of two) or i + k.
-RankSchedule pairwise(const std::string& c, std::int64_t n, std::int64_t root) {
+RankSchedule pairwise(const std::string& c, std::int64_t n, std::int64_t root, std::int64_t) {
   Builder b(c, n, root);
   const bool pow2 = (n & (n - 1)) == 0;
   for (std::int64_t k = 1; k < n; ++k) {
@@ -177,7 +210,7 @@ RankSchedule pairwise(const std::string& c, std::int64_t n, std::int64_t root) {
 
 // Binomial tree from the root: broadcast doubles the ranks holding the buffer each step (ranks
 // root + j, j < d, send to root + j + d); reduce runs the same tree backwards.
-RankSchedule binomial(const std::string& c, std::int64_t n, std::int64_t root) {
+RankSchedule binomial(const std::string& c, std::int64_t n, std::int64_t root, std::int64_t) {
   Builder b(c, n, root);
   std::vector<std::int64_t> ds;
   for (std::int64_t d = 1; d < n; d *= 2) ds.push_back(d);
@@ -203,6 +236,159 @@ RankSchedule binomial(const std::string& c, std::int64_t n, std::int64_t root) {
   return b.done();
 }
 
+// ---- Pipelines: the buffer in chunks that follow one another down a chain or two trees, one
+// chunk per link per step. Each step is a store-and-forward round in which every sender passes on
+// the chunk it received the step before; the transfers of a step are grouped by (peer shift,
+// chunk, op), each with its senders listed.
+
+// One rank's send in a step: `block` is the chunk (relative: the offset from the sender's rank,
+// mod the chunks, that an offset rule takes).
+struct PipeSend {
+  std::int64_t step, shift, block;
+  bool reduce, relative;
+  std::int64_t from;
+  auto key() const { return std::make_tuple(step, reduce, relative, block, shift, from); }
+  bool same_transfer(const PipeSend& o) const {
+    return step == o.step && reduce == o.reduce && relative == o.relative && block == o.block &&
+           shift == o.shift;
+  }
+};
+
+// Steps from the sends, which need not come in any order.
+RankSchedule pipeline(Builder& b, std::vector<PipeSend> sends, const std::string& phase) {
+  std::sort(sends.begin(), sends.end(),
+            [](const PipeSend& x, const PipeSend& y) { return x.key() < y.key(); });
+  std::int64_t steps = 0;
+  for (const PipeSend& p : sends) steps = std::max(steps, p.step + 1);
+  for (std::int64_t t = 0; t < steps; ++t) b.step(phase);
+  for (std::size_t k = 0; k < sends.size();) {
+    const PipeSend& p = sends[k];
+    RankTransfer t = shift(p.shift, p.reduce, p.relative ? Blocks::Offset : Blocks::Range, p.block);
+    t.from.emplace();
+    for (; k < sends.size() && sends[k].same_transfer(p); ++k) t.from->push_back(sends[k].from);
+    b.s.steps[static_cast<std::size_t>(p.step)].transfers.push_back(std::move(t));
+  }
+  return b.done();
+}
+
+// The in-order binary tree on m positions (labels x = position + 1): a node's children are the
+// labels x -+ 2^(h-1), h its lowest set bit; the root is the largest power of two <= m. Labels
+// beyond m are left out, a node then hanging from its nearest ancestor within m (at most two
+// children still). `height`: the longest way down to a leaf; `depth`: from the root.
+struct BinaryTree {
+  std::vector<std::int64_t> parent; // -1: the root
+  std::vector<std::vector<std::int64_t>> children;
+  std::vector<std::int64_t> height, depth;
+  std::int64_t root = 0;
+};
+
+BinaryTree in_order_tree(std::int64_t m) {
+  BinaryTree t;
+  const auto M = static_cast<std::size_t>(m);
+  t.parent.assign(M, -1);
+  t.children.assign(M, {});
+  t.height.assign(M, 0);
+  t.depth.assign(M, 0);
+  const std::int64_t top = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(m)));
+  t.root = top - 1;
+  for (std::int64_t x = 1; x <= m; ++x) {
+    if (x == top) continue;
+    for (int h = std::countr_zero(static_cast<std::uint64_t>(x)) + 1;; ++h) {
+      const std::int64_t a = ((x >> (h + 1)) << (h + 1)) | (std::int64_t{1} << h);
+      if (a <= m) {
+        t.parent[static_cast<std::size_t>(x - 1)] = a - 1;
+        t.children[static_cast<std::size_t>(a - 1)].push_back(x - 1);
+        break;
+      }
+    }
+  }
+  // Labels ascend, so a parent's depth is known before its child's only from the root down:
+  // walk the tree from the root.
+  std::vector<std::int64_t> order{t.root};
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (std::int64_t c : t.children[static_cast<std::size_t>(order[k])]) {
+      t.depth[static_cast<std::size_t>(c)] = t.depth[static_cast<std::size_t>(order[k])] + 1;
+      order.push_back(c);
+    }
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    if (t.parent[static_cast<std::size_t>(*it)] >= 0) {
+      auto& h = t.height[static_cast<std::size_t>(t.parent[static_cast<std::size_t>(*it)])];
+      h = std::max(h, t.height[static_cast<std::size_t>(*it)] + 1);
+    }
+  return t;
+}
+
+// Double binary tree (NCCL's): two in-order binary trees over the same positions, the second
+// mirrored (m even) or shifted by one (m odd), so that a leaf of one is an inner node of the
+// other; each carries half the buffer in `chunks` pipelined chunks. All-reduce: every rank's
+// chunks reduce up both trees to their roots and come back down complete. Broadcast and reduce
+// build the trees over the other n-1 ranks, the root above both tree roots.
+RankSchedule double_binary_tree(const std::string& c, std::int64_t n, std::int64_t root,
+                                std::int64_t chunks) {
+  const bool all = c == "all-reduce";
+  const std::int64_t m = all ? n : n - 1;
+  const BinaryTree tree = in_order_tree(std::max<std::int64_t>(m, 1));
+  const std::int64_t L = tree.height[static_cast<std::size_t>(tree.root)];
+  const std::int64_t P = chunks > 0 ? chunks : std::min<std::int64_t>(8 * (L + 1), 256);
+  Builder b(c, n, root, 2 * P);
+  if (n < 2) return b.done();
+  // Rank of tree T's node at position p.
+  auto rank = [&](int T, std::int64_t p) {
+    const std::int64_t q = T == 0 ? p : (m % 2 == 0 ? m - 1 - p : (p + 1) % m);
+    return all ? q : rank_mod(root + 1 + q, n);
+  };
+  std::vector<PipeSend> sends;
+  auto send = [&](std::int64_t step, std::int64_t from, std::int64_t to, std::int64_t block,
+                  bool reduce) {
+    sends.push_back({step, rank_mod(to - from, n), block, reduce, false, from});
+  };
+  for (int T = 0; T < 2; ++T)
+    for (std::int64_t k = 0; k < P; ++k) {
+      const std::int64_t block = T * P + k;
+      for (std::int64_t p = 0; p < m; ++p) {
+        const auto P_ = static_cast<std::size_t>(p);
+        if (c != "broadcast") { // up: a node passes on its subtree's sum once its children have
+          const std::int64_t up = k + tree.height[P_];
+          if (tree.parent[P_] >= 0)
+            send(up, rank(T, p), rank(T, tree.parent[P_]), block, true);
+          else if (!all)
+            send(up, rank(T, p), root, block, true);
+        }
+        if (c != "reduce") { // down: the complete chunk, from the root (all-reduce: a tree root)
+          const std::int64_t down = k + tree.depth[P_] + (all ? L : 1);
+          for (std::int64_t ch : tree.children[P_])
+            send(down, rank(T, p), rank(T, ch), block, false);
+          if (!all && p == tree.root) send(k, root, rank(T, p), block, false);
+        }
+      }
+    }
+  return pipeline(b, std::move(sends), "pipeline");
+}
+
+// Pipelined chain: the buffer in `chunks` chunks passed along the ranks from the root, chunk k
+// leaving the j-th rank of the chain in step k + j (broadcast); reduce runs it towards the
+// root, each rank adding its own part. Broadcast's chain runs down the ranks (root, root-1, ...)
+// and reduce's up them, so that in a step the chunk is the sender's rank plus a constant (an
+// offset rule): one transfer for the senders before the wrap-around and one for those after.
+RankSchedule chain(const std::string& c, std::int64_t n, std::int64_t root, std::int64_t chunks) {
+  const std::int64_t P = chunks > 0 ? chunks : std::clamp<std::int64_t>(4 * n, 8, 256);
+  Builder b(c, n, root, P);
+  if (n < 2) return b.done();
+  const bool bcast = c == "broadcast";
+  std::vector<PipeSend> sends;
+  for (std::int64_t i = 0; i < n; ++i) {
+    // Place along the chain: broadcast from the root (0) to its last rank (n-1); reduce from
+    // its first rank (place n-1) to the root.
+    const std::int64_t place = bcast ? rank_mod(root - i, n) : rank_mod(i - root, n);
+    if (bcast ? place == n - 1 : place == 0) continue; // the chain's end sends nothing
+    for (std::int64_t k = 0; k < P; ++k) {
+      const std::int64_t step = bcast ? k + place : k + (n - 1 - place);
+      sends.push_back({step, n - 1, rank_mod(k - i, P), !bcast, true, i}); // to rank i-1
+    }
+  }
+  return pipeline(b, std::move(sends), bcast ? "broadcast" : "reduce");
+}
+
 constexpr const char* kThakur =
     "R. Thakur, R. Rabenseifner, W. Gropp, \"Optimization of Collective Communication Operations "
     "in MPICH\", IJHPCA 19(1), 2005";
@@ -222,21 +408,29 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        std::string("P. Patarasuk, X. Yuan, \"Bandwidth optimal all-reduce algorithms for "
                    "clusters of workstations\", JPDC 69(2), 2009; NCCL"),
        {"all-reduce", "reduce-scatter", "all-gather"},
+       "any number of ranks",
        &any_n,
+       false,
        &ring},
       {"direct",
        "one step: every rank sends every other rank its block at once (all-reduce: one "
        "reduce-scatter step, one all-gather step); for full meshes and single switches",
        std::string(kThakur) + " (the scattered algorithms); NCCL's one-shot all-reduce",
        {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"},
+       "any number of ranks",
        &any_n,
+       false,
        &direct},
       {"halving-doubling",
        "recursive halving reduce-scatter and recursive doubling all-gather (Rabenseifner's "
-       "all-reduce): log2 n steps each, exchanging with rank XOR d half of the remaining data",
+       "all-reduce): log2 n steps each, exchanging with rank XOR d half of the remaining data; "
+       "an all-reduce on n ranks other than a power of two p first folds the n-p extra ranks "
+       "into ranks 0..n-p-1 and unfolds them at the end, as MPICH does",
        std::string(kThakur) + ", section 4.4",
        {"all-reduce", "reduce-scatter", "all-gather"},
-       &pow2_n,
+       "all-reduce: any number of ranks; reduce-scatter, all-gather: a power of two",
+       &pow2_unless_all_reduce,
+       false,
        &halving_doubling},
       {"bruck",
        "Bruck's log-step algorithms on any n: all-gather (rank i sends what it holds to i-d, d "
@@ -245,14 +439,18 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        std::string("J. Bruck et al., \"Efficient algorithms for all-to-all communications in "
                    "multiport message-passing systems\", IEEE TPDS 8(11), 1997"),
        {"all-gather", "reduce-scatter", "all-reduce", "all-to-all"},
+       "any number of ranks",
        &any_n,
+       false,
        &bruck},
       {"pairwise",
        "pairwise exchange: n-1 steps, rank i sending its item for rank i XOR k (powers of two) "
        "or i + k in step k (MPICH's long-message MPI_Alltoall)",
        std::string(kThakur) + ", section 5",
        {"all-to-all"},
+       "any number of ranks",
        &any_n,
+       false,
        &pairwise},
       {"hierarchical",
        "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
@@ -262,15 +460,42 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        std::string("NCCL (intra-node then inter-node rings and trees); W. Won et al., "
                    "\"ASTRA-sim2.0\", ISPASS 2023 (hierarchical collectives per dimension)"),
        {"all-reduce"},
+       "any number of ranks in boards (racks, pods) of one size",
        &any_n,
+       false,
        nullptr},
       {"binomial",
        "binomial tree rooted at --root: ceil(log2 n) steps, the ranks holding the buffer "
        "doubling each step (broadcast) or halving (reduce)",
        std::string(kThakur) + ", section 3",
        {"broadcast", "reduce"},
+       "any number of ranks",
        &any_n,
+       false,
        &binomial},
+      {"double-binary-tree",
+       "two in-order binary trees, the second mirrored (or shifted by one) so that every leaf "
+       "of one is an inner node of the other, each carrying half the buffer in --chunks "
+       "pipelined chunks (default 8 per tree level, at most 256): all-reduce reduces up both "
+       "trees and broadcasts back down; broadcast and reduce hang both trees below the root",
+       std::string("P. Sanders, J. Speck, J. L. Traff, \"Two-tree algorithms for full "
+                   "bandwidth broadcast, reduction and scan\", Parallel Computing 35(12), 2009; "
+                   "NCCL 2.4's double binary trees"),
+       {"all-reduce", "broadcast", "reduce"},
+       "any number of ranks",
+       &any_n,
+       true,
+       &double_binary_tree},
+      {"chain",
+       "pipelined chain from the root through every rank in packaging order: the buffer in "
+       "--chunks chunks (default 4 per rank, 8 to 256), chunk k leaving the j-th rank in step "
+       "k + j; reduce runs the chain towards the root",
+       std::string(kThakur) + " (pipelined broadcast); NCCL's ring broadcast and reduce",
+       {"broadcast", "reduce"},
+       "any number of ranks",
+       &any_n,
+       true,
+       &chain},
   };
   return list;
 }

@@ -17,13 +17,18 @@ struct RankAlgorithmInfo {
   std::string summary;
   std::string reference;
   std::vector<std::string> collectives;
-  // "" when the algorithm serves n ranks, else why not (e.g. "needs a power of two").
-  std::string (*refuses)(std::int64_t n) = nullptr;
-  // Steps and phases of `collective` on n ranks (root for broadcast / reduce); chips are left
-  // for the caller. Precondition: implements(collective) and refuses(n) is "".
+  std::string applies; // in words, e.g. "any number of ranks"
+  // "" when the algorithm serves `collective` on n ranks, else why not (e.g. "needs a power of
+  // two").
+  std::string (*refuses)(const std::string& collective, std::int64_t n) = nullptr;
+  // Whether it pipelines the buffer in chunks (--chunks: how many; 0 = its default).
+  bool pipelined = false;
+  // Steps and phases of `collective` on n ranks (root for broadcast / reduce; chunks for a
+  // pipelined algorithm, 0 = its default); chips are left for the caller. Precondition:
+  // implements(collective) and refuses(collective, n) is "".
   // Null for a composed algorithm (hierarchical: stages of the others, generate.cpp).
-  RankSchedule (*generate)(const std::string& collective, std::int64_t n,
-                           std::int64_t root) = nullptr;
+  RankSchedule (*generate)(const std::string& collective, std::int64_t n, std::int64_t root,
+                           std::int64_t chunks) = nullptr;
   bool implements(const std::string& collective) const;
 };
 

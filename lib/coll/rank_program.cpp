@@ -18,6 +18,7 @@ std::int64_t RankProgram::block_count(const RankSchedule& r, const RankTransfer&
   case RankTransfer::Blocks::All:
     return r.blocks;
   case RankTransfer::Blocks::Offset:
+  case RankTransfer::Blocks::Range:
     return t.count;
   case RankTransfer::Blocks::Bit: {
     // Destinations an odd multiple of 2^bit ahead: the residues below n with the bit set.

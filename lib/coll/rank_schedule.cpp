@@ -14,11 +14,11 @@ constexpr std::int64_t kMaxRankSteps = std::int64_t{1} << 24;
 bool all_to_all(const std::string& c) {
   return c == "all-to-all";
 }
-bool whole_buffer(const std::string& c) {
-  return c == "broadcast" || c == "reduce";
-}
-
 } // namespace
+
+bool blocks_are_ranks(const std::string& c) {
+  return c == "reduce-scatter" || c == "all-gather" || c == "all-to-all";
+}
 
 bool sends(const RankTransfer& t, std::int64_t i) {
   return !t.from || std::binary_search(t.from->begin(), t.from->end(), i);
@@ -42,6 +42,9 @@ void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t 
   case RankTransfer::Blocks::Offset:
     for (std::int64_t j = 0; j < t.count; ++j) out.push_back(rank_mod(i + t.offset + j, nb));
     std::sort(out.begin(), out.end());
+    break;
+  case RankTransfer::Blocks::Range:
+    for (std::int64_t j = 0; j < t.count; ++j) out.push_back(t.offset + j);
     break;
   case RankTransfer::Blocks::Mask: {
     const std::int64_t ref = t.match_peer ? transfer_peer(r, t, i) : i;
@@ -72,6 +75,9 @@ json to_json(const RankSchedule& r) {
       case RankTransfer::Blocks::Offset:
         o["blocks"] = {{"offset", t.offset}, {"count", t.count}};
         break;
+      case RankTransfer::Blocks::Range:
+        o["blocks"] = {{"first", t.offset}, {"count", t.count}};
+        break;
       case RankTransfer::Blocks::Mask:
         o["blocks"] = {{"mask", t.mask}, {"ref", t.match_peer ? "peer" : "self"}};
         break;
@@ -95,7 +101,8 @@ json to_json(const RankSchedule& r) {
 
 namespace {
 
-RankTransfer parse_transfer(ObjReader& r, std::int64_t n, const std::string& collective) {
+RankTransfer parse_transfer(ObjReader& r, std::int64_t n, std::int64_t nb,
+                            const std::string& collective) {
   RankTransfer t;
   const bool shift = r.has("shift"), x = r.has("xor");
   if (shift == x) r.fail("shift", "a transfer names its peer by exactly one of shift and xor");
@@ -128,8 +135,12 @@ RankTransfer parse_transfer(ObjReader& r, std::int64_t n, const std::string& col
     ObjReader br = r.object("blocks");
     if (br.has("offset")) {
       t.blocks = RankTransfer::Blocks::Offset;
-      t.offset = br.integer("offset", 0, std::max<std::int64_t>(n - 1, 0));
-      t.count = br.integer("count", 1, n);
+      t.offset = br.integer("offset", 0, nb - 1);
+      t.count = br.integer("count", 1, nb);
+    } else if (br.has("first")) {
+      t.blocks = RankTransfer::Blocks::Range;
+      t.offset = br.integer("first", 0, nb - 1);
+      t.count = br.integer("count", 1, nb - t.offset);
     } else if (br.has("mask")) {
       t.blocks = RankTransfer::Blocks::Mask;
       t.mask = br.integer("mask", 0, kMaxRanks);
@@ -142,7 +153,8 @@ RankTransfer parse_transfer(ObjReader& r, std::int64_t n, const std::string& col
       t.blocks = RankTransfer::Blocks::Bit;
       t.bit = static_cast<int>(br.integer("bit", 0, 30));
     } else {
-      br.fail("offset", "expected one of offset (with count), mask (with ref) or bit");
+      br.fail("offset",
+              "expected one of offset (with count), first (with count), mask (with ref) or bit");
     }
     br.done();
   } else {
@@ -182,11 +194,10 @@ RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
     r.fail("groups", "chip " + std::to_string(*std::adjacent_find(all.begin(), all.end())) +
                          " is a rank twice");
   const std::int64_t n = s.ranks();
-  const std::int64_t want = whole_buffer(collective) ? 1 : n;
   s.blocks = r.integer("blocks", 1, kMaxRanks);
-  if (s.blocks != want)
-    r.fail("blocks", "is " + std::to_string(want) + " for " + collective + " on " +
-                         std::to_string(n) + " ranks");
+  if (blocks_are_ranks(collective) && s.blocks != n)
+    r.fail("blocks", "is " + std::to_string(n) + " for " + collective + " on " + std::to_string(n) +
+                         " ranks (block b is rank b's)");
   s.root = r.integer("root", 0, n - 1);
   s.phases = r.string_list("phases");
   if (s.phases.empty()) r.fail("phases", "at least one phase");
@@ -204,7 +215,7 @@ RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
     st.phase =
         static_cast<int>(so.integer("phase", 0, static_cast<std::int64_t>(s.phases.size()) - 1));
     for (auto& to : so.objects("transfers"))
-      st.transfers.push_back(parse_transfer(to, n, collective));
+      st.transfers.push_back(parse_transfer(to, n, s.blocks, collective));
     so.done();
     s.steps.push_back(std::move(st));
   }

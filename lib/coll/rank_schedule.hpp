@@ -10,15 +10,18 @@
 // (rank_order(): packaging order, so a ring's neighbours share a board, then a rack, then a pod
 // where they can). Every rank's buffer of S bytes (the stage's share of bytes_per_node) is cut
 // into `blocks` equal blocks:
-//  - all-reduce, reduce-scatter, all-gather: n blocks; block b is the b-th n-th of the buffer
+//  - reduce-scatter, all-gather: n blocks; block b is the b-th n-th of the buffer
 //    (reduce-scatter leaves block b reduced at rank b; all-gather starts with block b at rank b);
 //  - all-to-all: n blocks; block d of rank o is o's data for rank d, an "item" (o, d);
-//  - broadcast, reduce: one block (the whole buffer), root = rank `root`.
+//  - all-reduce: any number of equal blocks (n for the ring, halving-doubling and direct; the
+//    pipeline's chunks for the trees), every one reduced everywhere at the end;
+//  - broadcast, reduce: any number of equal blocks (1 unless pipelined), root = rank `root`.
 //
 // A transfer rule, applied by every sender rank i (every rank, or the ranks in `from`):
 //  - peer q: shift k: q = (i + k) mod n; xor k: q = i XOR k (for every sender q < n).
 //  - blocks (b ranges over 0..blocks-1):
-//      offset o, count c: blocks (i + o + j) mod n, j = 0..c-1;
+//      offset o, count c: blocks (i + o + j) mod blocks, j = 0..c-1 (relative to the sender);
+//      first f, count c: blocks f .. f+c-1 whatever the sender (a pipeline's chunk);
 //      mask M, ref peer|self: the blocks b with b & M == ref & M (ref = q or i);
 //      bit t (all-to-all only): the items the sender holds whose (destination - i) mod n has
 //        bit t set (Bruck's exchange);
@@ -40,15 +43,19 @@
 
 namespace icnkit::coll {
 
+// Whether `collective` fixes the block count at the number of ranks (block b belongs to rank b:
+// reduce-scatter, all-gather, all-to-all) rather than leaving it to the algorithm.
+bool blocks_are_ranks(const std::string& collective);
+
 struct RankTransfer {
   enum class Peer { Shift, Xor };
-  enum class Blocks { Offset, Mask, Bit, All };
+  enum class Blocks { Offset, Mask, Bit, All, Range };
   Peer peer = Peer::Shift;
   std::int64_t k = 1; // shift (0 < k < n) or xor (0 < k) amount
   bool reduce = false;
   std::optional<std::vector<std::int64_t>> from; // sender ranks, ascending; nullopt: every rank
   Blocks blocks = Blocks::Offset;
-  std::int64_t offset = 0, count = 1; // Offset
+  std::int64_t offset = 0, count = 1; // Offset; Range: offset is the first block
   std::int64_t mask = 0;              // Mask
   bool match_peer = true;             // Mask: ref = the peer (true) or the sender (false)
   int bit = 0;                        // Bit
@@ -95,7 +102,7 @@ bool sends(const RankTransfer& t, std::int64_t i);
 
 json to_json(const RankSchedule& r);
 // Strict structural parse; every group of the same size n >= 1, no chip twice; chips are checked
-// against the network by verification. `collective` decides what `blocks` must be.
+// against the network by verification. `collective` decides what `blocks` may be.
 RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective);
 
 } // namespace icnkit::coll

@@ -12,11 +12,13 @@ using Peer = RankTransfer::Peer;
 using Blocks = RankTransfer::Blocks;
 using Word = std::uint64_t;
 
-// What the general simulation may hold: n x blocks x n bits (16 MB for 512 ranks of 512 blocks,
-// 32 MB for 16,384 ranks of one block) and two n x n arrays of 32-bit item counts (128 MB at
-// 4096 ranks). Beyond, only a symmetric schedule is checked (by rank 0 alone).
-constexpr std::int64_t kGeneralRanks = 512;
-constexpr std::int64_t kGeneralRanksOneBlock = 16384;
+// What the general simulation may hold: the reductions' sets of n bits for as many (rank, block)
+// cells as fit in 32 MB at once (every block of 512 ranks of 512 blocks, one block of 16,384
+// ranks: blocks never mix, so they are simulated in batches), and two n x n arrays of 32-bit item
+// counts (128 MB at 4096 ranks). The batches together touch at most 8 GB of sets, which bounds
+// the time. Beyond, only a symmetric schedule is checked (by rank 0 alone).
+constexpr std::int64_t kGeneralWords = std::int64_t{1} << 22;
+constexpr std::int64_t kGeneralWork = std::int64_t{1} << 30;
 constexpr std::int64_t kGeneralRanksAllToAll = 4096;
 
 std::string str(std::int64_t v) {
@@ -153,6 +155,9 @@ void check_transfer(const Run& u, const RankTransfer& t, const std::string& ptr)
   }
   if (t.blocks == Blocks::Offset && (t.count < 1 || t.count > u.nb))
     u.fail(ptr, "an offset rule takes 1 to " + str(u.nb) + " blocks, not " + str(t.count));
+  if (t.blocks == Blocks::Range && (t.offset < 0 || t.count < 1 || t.offset + t.count > u.nb))
+    u.fail(ptr, "blocks " + str(t.offset) + " to " + str(t.offset + t.count - 1) +
+                    " are not a range of blocks 0.." + str(u.nb - 1));
   if (t.blocks == Blocks::Bit) {
     if (!u.all_to_all())
       u.fail(ptr, "the bit rule selects all-to-all items; this is " + u.collective);
@@ -308,44 +313,58 @@ void require_complete(const Run& u, const Holdings& h, std::int64_t cell, std::i
                  str(first_missing(s, u.n, h.words())) + "'s contribution is missing)");
 }
 
-RankCheck general_reductions(const Run& u) {
+// Blocks never mix (a transfer moves block b into block b), so the blocks are simulated in
+// batches of `batch`, each over the whole schedule; a step's checks then come in block order
+// within a batch. One batch whenever the state fits, as for every schedule the symmetric
+// simulation is compared with.
+RankCheck general_reductions(const Run& u, std::int64_t batch) {
   const std::int64_t n = u.n, nb = u.nb;
-  Holdings h(u, n * nb);
-  if (u.collective == "all-gather") {
-    for (std::int64_t i = 0; i < n; ++i) h.make_full(i * nb + i);
-  } else if (u.collective == "broadcast") {
-    h.make_full(u.r.root * nb);
-  } else {
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t b = 0; b < nb; ++b) h.add_member(i * nb + b, i);
-  }
   RankCheck c;
   std::vector<std::int64_t> blocks;
-  for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
-    check_order(u, s);
-    const RankStep& st = u.r.steps[s];
-    for (std::size_t k = 0; k < st.transfers.size(); ++k) {
-      const RankTransfer& t = st.transfers[k];
-      const std::string where = transfer_at(s, k);
-      check_transfer(u, t, where);
-      for_each_sender(t, n, [&](std::int64_t i) {
-        const std::int64_t q = peer_of(u, t, i, where);
-        if (q < 0) return;
-        ++c.transfers_checked;
-        selected(u.r, t, i, blocks);
-        for (std::int64_t b : blocks)
-          h.receive(q * nb + b, h.set(i * nb + b), h.full(i * nb + b), t.reduce, i, q, b, where);
-      });
+  for (std::int64_t b0 = 0; b0 < nb; b0 += batch) {
+    const std::int64_t b1 = std::min(nb, b0 + batch), bw = b1 - b0;
+    auto cell = [&](std::int64_t rank, std::int64_t b) { return rank * bw + (b - b0); };
+    Holdings h(u, n * bw);
+    if (u.collective == "all-gather") {
+      for (std::int64_t i = b0; i < b1; ++i) h.make_full(cell(i, i));
+    } else if (u.collective == "broadcast") {
+      for (std::int64_t b = b0; b < b1; ++b) h.make_full(cell(u.r.root, b));
+    } else {
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t b = b0; b < b1; ++b) h.add_member(cell(i, b), i);
     }
-    h.apply();
-  }
-  if (u.collective == "reduce-scatter") {
-    for (std::int64_t b = 0; b < nb; ++b) require_complete(u, h, b * nb + b, b, b);
-  } else if (u.collective == "reduce") {
-    require_complete(u, h, u.r.root * nb, u.r.root, 0);
-  } else {
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t b = 0; b < nb; ++b) require_complete(u, h, i * nb + b, i, b);
+    for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
+      check_order(u, s);
+      const RankStep& st = u.r.steps[s];
+      for (std::size_t k = 0; k < st.transfers.size(); ++k) {
+        const RankTransfer& t = st.transfers[k];
+        const std::string where = transfer_at(s, k);
+        check_transfer(u, t, where);
+        if (t.blocks == Blocks::Range && (t.offset >= b1 || t.offset + t.count <= b0)) continue;
+        // Each (sender, peer) pair counted once: in the batch of a range's first block, else
+        // the first batch.
+        const bool counted = t.blocks == Blocks::Range ? t.offset >= b0 && t.offset < b1 : b0 == 0;
+        for_each_sender(t, n, [&](std::int64_t i) {
+          const std::int64_t q = peer_of(u, t, i, where);
+          if (q < 0) return;
+          c.transfers_checked += counted;
+          selected(u.r, t, i, blocks);
+          for (std::int64_t b : blocks)
+            if (b >= b0 && b < b1)
+              h.receive(cell(q, b), h.set(cell(i, b)), h.full(cell(i, b)), t.reduce, i, q, b,
+                        where);
+        });
+      }
+      h.apply();
+    }
+    if (u.collective == "reduce-scatter") {
+      for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(b, b), b, b);
+    } else if (u.collective == "reduce") {
+      for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(u.r.root, b), u.r.root, b);
+    } else {
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(i, b), i, b);
+    }
   }
   c.method = "exact store-and-forward simulation of every rank's blocks, each the set of ranks "
              "whose contribution it sums (n-bit sets)";
@@ -544,6 +563,10 @@ Symmetry classify(const Run& u, std::string& why) {
     why = u.collective + " starts at its root";
     return Symmetry::None;
   }
+  if (u.nb != u.n) {
+    why = str(u.nb) + " blocks on " + str(u.n) + " ranks are not one per rank";
+    return Symmetry::None;
+  }
   std::string no_rot, no_xor;
   if (!std::has_single_bit(static_cast<std::uint64_t>(u.n)))
     no_xor = str(u.n) + " ranks is not a power of two";
@@ -558,8 +581,8 @@ Symmetry classify(const Run& u, std::string& why) {
           no_rot = place + "sends from listed ranks only";
         else if (t.peer != Peer::Shift)
           no_rot = place + "has an xor peer";
-        else if (t.blocks == Blocks::Mask)
-          no_rot = place + "selects blocks by mask";
+        else if (t.blocks == Blocks::Mask || t.blocks == Blocks::Range)
+          no_rot = place + "selects blocks by number";
       }
       if (no_xor.empty()) {
         if (!every)
@@ -568,6 +591,8 @@ Symmetry classify(const Run& u, std::string& why) {
           no_xor = place + "has a shift peer";
         else if (t.blocks == Blocks::Offset || t.blocks == Blocks::Bit)
           no_xor = place + "selects blocks by distance";
+        else if (t.blocks == Blocks::Range)
+          no_xor = place + "selects blocks by number";
       }
     }
   if (no_rot.empty()) return Symmetry::Rotation;
@@ -588,28 +613,34 @@ RankCheck verify_rank_semantics(const RankSchedule& r, const std::string& collec
     u.fail("", "no rank semantics for the collective '" + collective + "'");
   if (u.n < 1) u.fail("/groups", "a schedule needs at least one rank");
   const bool whole = collective == "broadcast" || collective == "reduce";
-  const std::int64_t want = whole ? 1 : u.n;
-  if (u.nb != want)
+  if (blocks_are_ranks(collective) ? u.nb != u.n : u.nb < 1)
     u.fail("/blocks", "is " + str(u.nb) + " but " + collective + " on " + str(u.n) + " ranks has " +
-                          str(want));
+                          (blocks_are_ranks(collective) ? str(u.n) : "at least 1"));
   if (whole && (r.root < 0 || r.root >= u.n))
     u.fail("/root", "is " + str(r.root) + ", not a rank of 0.." + str(u.n - 1));
 
   std::string why = "the general simulation was asked for";
   const Symmetry sym = how == RankSimulation::General ? Symmetry::None : classify(u, why);
-  const std::int64_t limit = u.all_to_all() ? kGeneralRanksAllToAll
-                             : u.nb == 1    ? kGeneralRanksOneBlock
-                                            : kGeneralRanks;
-  if (sym == Symmetry::None && u.n > limit)
-    u.fail("", str(u.n) + " ranks are more than the " + str(limit) + " that simulating every " +
-                   "rank allows for " + collective +
+  const std::int64_t per_block = u.n * words_for(u.n); // one block of every rank, in words
+  const bool too_large = u.all_to_all()
+                             ? u.n > kGeneralRanksAllToAll
+                             : per_block > kGeneralWords || per_block * u.nb > kGeneralWork;
+  if (sym == Symmetry::None && too_large)
+    u.fail("", (u.all_to_all()
+                    ? str(u.n) + " ranks are more than the " + str(kGeneralRanksAllToAll) +
+                          " that simulating every rank "
+                    : str(u.n) + " ranks of " + str(u.nb) + (u.nb == 1 ? " block" : " blocks") +
+                          " are more than simulating every rank (2^36 bits) ") +
+                   "allows for " + collective +
                    ", and the schedule is not symmetric enough to simulate rank 0 alone (" + why +
                    ")");
   RankCheck c;
   if (u.all_to_all())
     c = sym == Symmetry::None ? general_all_to_all(u) : symmetric_all_to_all(u, sym);
   else
-    c = sym == Symmetry::None ? general_reductions(u) : symmetric_reductions(u, sym);
+    c = sym == Symmetry::None
+            ? general_reductions(u, std::max<std::int64_t>(1, kGeneralWords / per_block))
+            : symmetric_reductions(u, sym);
   c.steps_checked = static_cast<std::int64_t>(r.steps.size());
   c.pieces_checked = u.all_to_all() ? u.n * u.n : u.n * u.nb;
   return c;

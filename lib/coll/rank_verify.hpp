@@ -20,15 +20,16 @@
 // its buffer (reduce), or every item must sit at its destination, once (all-to-all).
 //
 // Two ways of simulating it, the verdict being the same (tests/unit/test_rank_verify.cpp):
-//  - General: every rank's state, n x blocks x n bits for reductions (n <= 512, or 16,384 for
-//    the one-block broadcast and reduce) and n x n item counts for all-to-all (n <= 4096).
+//  - General: every rank's state, n x blocks x n bits for reductions, in batches of blocks of
+//    32 MB (blocks never mix; n <= 16,384 and n x blocks x n <= 2^36 bits in all) and n x n item
+//    counts for all-to-all (n <= 4096).
 //  - Symmetric, whatever n: when every transfer sends from every rank to a shift peer with an
 //    offset, all or bit rule (or to an xor peer with a mask or all rule, n a power of two), and
-//    the collective has no root, relabelling rank r as r + c (or r XOR c) maps the schedule and
-//    its initial and final states onto themselves. Every rank's state is then rank 0's,
-//    relabelled: state[i][b] = state[0][b - i] + i (resp. state[0][b ^ i] ^ i), and a violation
-//    anywhere is a violation at rank 0. Only rank 0 is simulated, receiving from rank -k (resp.
-//    k), so a 16,384-rank ring all-reduce costs n blocks of n bits (32 MB), not n^3 bits.
+//    the collective has no root and one block per rank, relabelling rank r as r + c (or r XOR c)
+//    maps the schedule and its initial and final states onto themselves. Every rank's state is then
+//    rank 0's, relabelled: state[i][b] = state[0][b - i] + i (resp. state[0][b ^ i] ^ i), and a
+//    violation anywhere is a violation at rank 0. Only rank 0 is simulated, receiving from rank -k
+//    (resp. k), so a 16,384-rank ring all-reduce costs n blocks of n bits (32 MB), not n^3 bits.
 //    All-to-all tracks rank 0's items only, by remaining distance d - holder (resp. d ^ holder),
 //    since every rule selects by it.
 // Counts (steps, transfers, pieces) are those of the whole schedule whichever way it was proven.

@@ -236,7 +236,10 @@ json describe() {
          {"reference", a.reference},
          {"collectives", a.collectives},
          {"fault_handling", "routing"},
-         {"applies", a.refuses(1000).empty() ? "any number of ranks" : a.refuses(1000)}});
+         {"applies", a.applies},
+         {"parameters", a.pipelined ? json::object({{"chunks", "--chunks: pipelined chunks "
+                                                               "(0 or absent: the default)"}})
+                                    : json::object()}});
   for (auto& a : algorithms())
     algs.push_back({{"name", a.name},
                     {"summary", a.summary},

@@ -6,12 +6,14 @@ source "$ICNKIT_SRC/tests/cli/lib.sh"
 picks=(fat-tree:2L-k4-osr1/c2 torus:4x4/b1x1 mesh:4x4/b1x1 ring:16/c1 full-mesh:16/c1
   single-switch:16/c1 hypercube:n4 hyperx:4x4-t1/c1 dragonfly:p2-a4-h1-g2/c1
   dragonfly+:p2-a4-s2-g3/c1)
-# collective:algorithm pairs (halving-doubling needs a power of two: 16 live chips, not 15).
+# collective:algorithm pairs (halving-doubling's reduce-scatter and all-gather need a power of
+# two: 16 live chips, not 15).
 pairs=(all-reduce:ring all-reduce:direct all-reduce:halving-doubling all-reduce:bruck
   reduce-scatter:ring reduce-scatter:direct reduce-scatter:halving-doubling reduce-scatter:bruck
   all-gather:ring all-gather:direct all-gather:halving-doubling all-gather:bruck
   all-to-all:direct all-to-all:pairwise all-to-all:bruck broadcast:binomial reduce:binomial
-  all-reduce:hierarchical)
+  all-reduce:hierarchical all-reduce:double-binary-tree broadcast:double-binary-tree
+  reduce:double-binary-tree broadcast:chain reduce:chain)
 topo-enum -n 16 --family all --scope inter-rack --limit 500 >"$T/cands.json"
 # Torus rows keep the torus algorithms of the same name: ring all-to-all is the torus ring there.
 efficiency_ok() { python3 -c "
@@ -49,7 +51,8 @@ for pick in "${picks[@]}"; do
     for p in "${pairs[@]}"; do
       c=${p%%:*}
       a=${p#*:}
-      [ "$a" = halving-doubling ] && [ "$fault" = chip ] && continue
+      # Halving-doubling folds 15 ranks into 8 for all-reduce only.
+      [ "$a" = halving-doubling ] && [ "$c" != all-reduce ] && [ "$fault" = chip ] && continue
       # Hierarchical needs boards of equal size: a failed chip leaves one smaller.
       [ "$a" = hierarchical ] && [ "$fault" = chip ] && continue
       # On a torus, ring is the torus's own ring, which needs every link (foldedring folds).
@@ -63,10 +66,13 @@ for pick in "${picks[@]}"; do
     done
   done
 done
-# halving-doubling on 15 live chips is refused (exit 4), naming why.
+# halving-doubling's reduce-scatter on 15 live chips is refused (exit 4), naming why; its
+# all-reduce folds 7 ranks into 8 (fold, 3 + 3 steps, unfold).
 topo-gen -i "$T/cands.json" --pick full-mesh:16/c1 --fail-chip 3 | topo-route --algorithm minimal -q >"$T/fm15.json"
-expect_exit 4 "$T/fm15.json" coll-sched --collective all-reduce --algorithm halving-doubling --bytes 1MiB
+expect_exit 4 "$T/fm15.json" coll-sched --collective reduce-scatter --algorithm halving-doubling --bytes 1MiB
 check "names the power of two" grep -q "power-of-two" "$T/err"
+coll-sched -i "$T/fm15.json" --collective all-reduce --algorithm halving-doubling --bytes 1MiB -q >"$T/hd15.json"
+check "halving-doubling on 15 ranks: 8 steps" test "$(jget "$T/hd15.json" "d['schedule']['stages'][0]['parts'][0]['step_count']")" = 8
 # No routing section: the schedule cannot follow it (exit 3).
 topo-gen -i "$T/cands.json" --pick single-switch:16/c1 >"$T/ss.json"
 expect_exit 3 "$T/ss.json" coll-sched --collective all-reduce --algorithm ring --bytes 1MiB
@@ -74,6 +80,12 @@ expect_exit 3 "$T/ss.json" coll-sched --collective all-reduce --algorithm ring -
 topo-route -i "$T/ss.json" --algorithm minimal -q >"$T/ssr.json"
 expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm ring --bytes 1MiB --dims pipeline
 expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm ring --bytes 1MiB --chunks 2
+# ... and to the pipelined algorithms between ranks: P chunks a tree (2P blocks) or a chain.
+coll-sched -i "$T/ssr.json" --collective all-reduce --algorithm double-binary-tree --bytes 1MiB --chunks 3 -q >"$T/dbt.json"
+check "double binary tree: 3 chunks a tree" test "$(jget "$T/dbt.json" "d['schedule']['stages'][0]['parts'][0]['blocks']")" = 6
+coll-sched -i "$T/ssr.json" --collective broadcast --algorithm chain --root 5 --bytes 1MiB --chunks 4 -q >"$T/chain.json"
+check "chain of 16 ranks, 4 chunks: 18 steps" test "$(jget "$T/chain.json" "d['schedule']['stages'][0]['parts'][0]['step_count']")" = 18
+expect_ok net-sim -i "$T/dbt.json" --mode flit -q
 expect_exit 4 "$T/ssr.json" coll-sched --collective broadcast --algorithm ring --bytes 1MiB
 expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm bogus --bytes 1MiB
 

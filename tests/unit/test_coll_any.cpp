@@ -11,6 +11,7 @@
 #include "sim/traffic.hpp"
 
 #include "support.hpp"
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -42,15 +43,23 @@ topo::Network network(const std::string& family, std::int64_t n, const std::stri
   return {};
 }
 
-double simulate(const std::string& collective, const std::string& algorithm,
-                const topo::Network& net, double bytes, const std::string& routing = "minimal",
-                const topo::Faults& faults = {}) {
-  auto fn = test::routing::build(routing, net, faults);
+coll::Schedule schedule(const std::string& collective, const std::string& algorithm,
+                        const topo::Network& net, double bytes, const route::RoutingFunction& fn,
+                        const topo::Faults& faults = {}, int chunks = 0, std::int64_t root = 0) {
   coll::Request req;
   req.collective = collective;
   req.algorithm = algorithm;
   req.bytes_per_node = static_cast<std::int64_t>(bytes);
-  coll::Schedule s = coll::generate(req, net, faults, fn.get());
+  req.chunks = chunks;
+  req.root = root;
+  return coll::generate(req, net, faults, &fn);
+}
+
+double simulate(const std::string& collective, const std::string& algorithm,
+                const topo::Network& net, double bytes, const std::string& routing = "minimal",
+                const topo::Faults& faults = {}, int chunks = 0, std::int64_t root = 0) {
+  auto fn = test::routing::build(routing, net, faults);
+  coll::Schedule s = schedule(collective, algorithm, net, bytes, *fn, faults, chunks, root);
   REQUIRE(s.verification);
   CHECK(s.verification->delivered);
   coll::RankProgram p(s, net, faults, *fn);
@@ -83,6 +92,68 @@ TEST_CASE("ring, halving-doubling, Bruck and direct on a single switch match the
   CHECK(close(bound->time_s, (n - 1) / n * S / B));
   // Binomial broadcast: ceil(log2 n) steps of the whole buffer.
   CHECK(close(simulate("broadcast", "binomial", net, S), 4 * (2 * a + S / B)));
+}
+
+TEST_CASE("pipelined chain, MPICH's folded halving-doubling and the double binary tree on a "
+          "single switch match their closed forms",
+          "[coll][ranks]") {
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0;
+  const topo::Network net = network("single-switch", 16, "single-switch:16/c1", B, a);
+  const double n = 16;
+  // Chain of n ranks, P chunks: chunk k leaves the j-th rank in step k + j, so P + n - 2 steps,
+  // each one chunk per link (two links a hop).
+  for (int P : {1, 5, 40})
+    for (const char* c : {"broadcast", "reduce"}) {
+      INFO(c << " chain, " << P << " chunks");
+      CHECK(close(simulate(c, "chain", net, S, "minimal", {}, P, 7),
+                  (P + n - 2) * (2 * a + S / P / B)));
+    }
+  // 12 ranks = 8 + 4: the 4 extra ranks fold their whole buffer in (one step), 8 ranks halve
+  // and double over 8 blocks (3 + 3 steps, (8-1)/8 S each way), and the result unfolds.
+  const topo::Network n12 = network("single-switch", 12, "single-switch:12/c1", B, a);
+  CHECK(close(simulate("all-reduce", "halving-doubling", n12, S),
+              2 * (2 * a + S / B) + 6 * 2 * a + 2 * 7.0 / 8 * S / B));
+  // Double binary tree: the in-order tree on 16 ranks has height L = 4 (root 16, then 8, 4, 2,
+  // 1); P chunks per tree take P + 2L - 1 steps. A rank is an inner node of one tree and a leaf
+  // of the other, so a full step puts 4 chunks of S / 2P on its uplink (up, two children down,
+  // up as a leaf) and 4 on its downlink: 2a + 2S / (P B), and the pipeline's first and last
+  // steps carry less.
+  for (int P : {4, 32}) {
+    INFO(P << " chunks per tree");
+    auto fn = test::routing::build("minimal", net);
+    const coll::Schedule s = schedule("all-reduce", "double-binary-tree", net, S, *fn, {}, P);
+    const coll::RankSchedule& r = s.stages->front().parts.front();
+    CHECK(r.blocks == 2 * P);
+    CHECK(static_cast<int>(r.steps.size()) == P + 2 * 4 - 1);
+    const double full = 2 * a + 2 * S / P / B,
+                 t = simulate("all-reduce", "double-binary-tree", net, S, "minimal", {}, P);
+    CHECK(t <= (P + 2 * 4 - 1) * full * (1 + 1e-9));
+    CHECK(t >= P * full * (1 - 1e-9));
+    // Exactly: per step, the most chunks on one link (counted here from the rules' senders and
+    // peers) times S / 2P over B, plus the path.
+    double exact = 0;
+    for (const coll::RankStep& st : r.steps) {
+      std::vector<int> up(16, 0), down(16, 0);
+      for (const coll::RankTransfer& x : st.transfers)
+        for (std::int64_t i : *x.from) {
+          ++up[static_cast<std::size_t>(i)];
+          ++down[static_cast<std::size_t>((i + x.k) % 16)];
+        }
+      const int most = std::max(*std::max_element(up.begin(), up.end()),
+                                *std::max_element(down.begin(), down.end()));
+      CHECK(most <= 4);
+      exact += 2 * a + most * S / (2 * P) / B;
+    }
+    CHECK(close(t, exact));
+  }
+  // Broadcast hangs both trees (over the other 15 ranks) below the root: each step the root
+  // sends one chunk to each tree root and an inner node one to each child, 2 chunks of S / 2P
+  // per link; the deepest of the 15-node trees is 3 below its root: 4 hops, P + 3 steps.
+  for (int P : {1, 16}) {
+    INFO("broadcast, " << P << " chunks per tree");
+    CHECK(close(simulate("broadcast", "double-binary-tree", net, S, "minimal", {}, P, 3),
+                (P + 3) * (2 * a + S / P / B)));
+  }
 }
 
 TEST_CASE("ring and direct on a full mesh match their closed forms", "[coll][ranks]") {

@@ -369,7 +369,10 @@ TEST_CASE("all-to-all direct, pairwise and Bruck, Bruck all-gather and the log-s
         {"all-to-all", "direct"}, {"all-to-all", "pairwise"}, {"all-to-all", "bruck"},
         {"all-gather", "bruck"},  {"all-reduce", "bruck"},    {"reduce-scatter", "bruck"},
         {"all-reduce", "direct"}, {"all-gather", "direct"}};
-    if (n == 8) cases.push_back({"all-reduce", "halving-doubling"});
+    // Halving-doubling folds the ranks beyond a power of two; the double binary tree cuts the
+    // buffer into its pipeline's chunks rather than one per rank.
+    cases.push_back({"all-reduce", "halving-doubling"});
+    cases.push_back({"all-reduce", "double-binary-tree"});
     for (auto& [c, a] : cases) {
       INFO(c << " " << a << " on " << n);
       CHECK(execute(coll::to_msccl_xml(make(net, c, a), a)) == "");

@@ -574,9 +574,9 @@ TEST_CASE("rank verify: the bugs a generator could make are caught and named", "
     s = direct(4, "all-to-all");
     s.steps[0].transfers[0].reduce = true;
     expect(s, "all-to-all", "/s/steps/0/transfers/0", "copy");
-    s = ring(4, "all-reduce");
+    s = ring(4, "all-gather"); // an all-reduce may have any number of blocks
     s.blocks = 1;
-    expect(s, "all-reduce", "/s/blocks", "has 4");
+    expect(s, "all-gather", "/s/blocks", "has 4");
     s = binomial(4, "broadcast", 0);
     s.root = 4;
     expect(s, "broadcast", "/s/root", "not a rank");
@@ -726,14 +726,15 @@ TEST_CASE("rank verify: random schedules, verdicts = the reference", "[rank-veri
 }
 
 TEST_CASE("rank verify: limits of the general simulation", "[rank-verify]") {
-  // Xor peers on 600 ranks (no power of two): no symmetry, and more than 512 ranks of n blocks.
-  RankSchedule s = skeleton(600, "all-reduce");
+  // Xor peers on 5000 ranks (no power of two): no symmetry, and 5000 ranks of n blocks of n bits
+  // are 1.25e11 bits to simulate, beyond the general simulation's 2^36 (6.9e10).
+  RankSchedule s = skeleton(5000, "all-reduce");
   add_step(s).transfers.push_back(xor_mask(1, true, 0, true));
   Verdict v = run(s, "all-reduce");
   REQUIRE_FALSE(v.ok);
   CHECK(v.where == "/s");
-  CHECK_THAT(v.what, Catch::Contains("600 ranks are more than the 512"));
-  CHECK_THAT(v.what, Catch::Contains("600 ranks is not a power of two"));
+  CHECK_THAT(v.what, Catch::Contains("5000 ranks of 5000 blocks are more than"));
+  CHECK_THAT(v.what, Catch::Contains("5000 ranks is not a power of two"));
   // Listed senders on an all-to-all of 5000 ranks.
   s = skeleton(5000, "all-to-all");
   RankTransfer t = shift(1, false, 1);
@@ -743,8 +744,8 @@ TEST_CASE("rank verify: limits of the general simulation", "[rank-verify]") {
   CHECK_THAT(v.what, Catch::Contains("the 4096"));
   CHECK_THAT(v.what, Catch::Contains("step 0, transfer 0 sends from listed ranks only"));
   // The general simulation itself refuses beyond its limit even for a symmetric schedule.
-  CHECK_THAT(run(ring(513, "all-gather"), "all-gather", RankSimulation::General).what,
-             Catch::Contains("the 512"));
+  CHECK_THAT(run(ring(5000, "all-gather"), "all-gather", RankSimulation::General).what,
+             Catch::Contains("5000 ranks of 5000 blocks are more than"));
 }
 
 // Both sizes take well under a second in Release (0.08 s for the ring on 512 ranks in full,
@@ -781,4 +782,94 @@ TEST_CASE("rank verify: 16,384 ranks by symmetry", "[rank-verify]") {
   const Verdict v = run(s, "all-reduce");
   REQUIRE_FALSE(v.ok);
   CHECK_THAT(v.what, Catch::Contains("rank 0 ends without block"));
+}
+
+namespace {
+
+// A pipelined all-reduce over a chain, written with range rules: P chunks reduce along ranks
+// 0 -> 1 -> ... -> n-1 (chunk k leaves rank i in step k + i) and come back complete from rank
+// n-1 down to 0 (chunk k leaves rank n-1-j in step k + n - 1 + j).
+RankSchedule chain_all_reduce(std::int64_t n, std::int64_t P) {
+  RankSchedule s = skeleton(n, "all-reduce");
+  s.blocks = P;
+  const std::int64_t steps = P + 2 * (n - 1) - 1;
+  for (std::int64_t t = 0; t < steps; ++t) {
+    RankStep& st = add_step(s);
+    for (std::int64_t i = 0; i + 1 < n; ++i) {
+      const std::int64_t up = t - i, down = t - (n - 1) - i;
+      for (auto [k, reduce, from] : {std::tuple{up, true, i}, std::tuple{down, false, n - 1 - i}}) {
+        if (k < 0 || k >= P) continue;
+        RankTransfer x;
+        x.peer = Peer::Shift;
+        x.k = reduce ? 1 : n - 1;
+        x.reduce = reduce;
+        x.blocks = Blocks::Range;
+        x.offset = k;
+        x.count = 1;
+        x.from = std::vector<std::int64_t>{from};
+        st.transfers.push_back(x);
+      }
+    }
+  }
+  return s;
+}
+
+// The step and transfer in which rank `from` sends chunk k (reduce or copy).
+std::pair<std::size_t, std::size_t> find_send(const RankSchedule& s, std::int64_t from,
+                                              std::int64_t k, bool reduce) {
+  for (std::size_t t = 0; t < s.steps.size(); ++t)
+    for (std::size_t x = 0; x < s.steps[t].transfers.size(); ++x) {
+      const RankTransfer& r = s.steps[t].transfers[x];
+      if (r.offset == k && r.reduce == reduce && r.from->front() == from) return {t, x};
+    }
+  FAIL("no such send");
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("rank verify: pipelined chunks by range rule, in batches of blocks", "[rank-verify]") {
+  // 3,000 ranks of 64 chunks do not fit one batch (3,000 x 3,000 bits a block: 29 blocks a
+  // batch), so the large cases check the batches, the small ones the single batch.
+  for (auto [n, P] : {std::pair<std::int64_t, std::int64_t>{2, 1}, {3, 4}, {9, 5}, {3000, 64}}) {
+    INFO(n << " ranks, " << P << " chunks");
+    const RankSchedule s = chain_all_reduce(n, P);
+    const Verdict ok = run(s, "all-reduce");
+    INFO(ok.where << ": " << ok.what);
+    REQUIRE(ok.ok);
+    CHECK_FALSE(symmetric(ok.check));
+    CHECK(ok.check.steps_checked == static_cast<std::int64_t>(s.steps.size()));
+    CHECK(ok.check.transfers_checked == 2 * (n - 1) * P);
+    CHECK(ok.check.pieces_checked == n * P);
+    if (n < 3) continue;
+    // A rank that does not pass chunk P-1 on: the end of the chain copies it back incomplete,
+    // in the step where it first sends it down.
+    RankSchedule dropped = s;
+    const auto [t, x] = find_send(s, 1, P - 1, true);
+    auto& tr = dropped.steps[t].transfers;
+    tr.erase(tr.begin() + static_cast<std::ptrdiff_t>(x));
+    const auto [bt, bx] = find_send(s, n - 1, P - 1, false);
+    const std::size_t bx_after = bt == t && bx > x ? bx - 1 : bx;
+    const Verdict v = run(dropped, "all-reduce");
+    REQUIRE_FALSE(v.ok);
+    CHECK(v.where == "/s/steps/" + std::to_string(bt) + "/transfers/" + std::to_string(bx_after));
+    CHECK_THAT(v.what, Catch::Contains("copies block " + std::to_string(P - 1)) &&
+                           Catch::Contains("before it is complete"));
+    // The same chunk reduced into rank 2 twice in one step (rank 1's partial sum holds rank 0's
+    // contribution and its own).
+    RankSchedule twice = s;
+    const auto [t2, x2] = find_send(s, 1, 0, true);
+    twice.steps[t2].transfers.push_back(twice.steps[t2].transfers[x2]);
+    const Verdict w = run(twice, "all-reduce");
+    REQUIRE_FALSE(w.ok);
+    CHECK_THAT(w.what,
+               Catch::Contains("rank 2 would count rank 0's contribution to block 0 twice"));
+  }
+  // A range past the last block, and blocks other than one per rank where ranks own them.
+  RankSchedule s = chain_all_reduce(4, 3);
+  s.steps[0].transfers[0].count = 4;
+  CHECK_THAT(run(s, "all-reduce").what, Catch::Contains("are not a range of blocks 0..2"));
+  RankSchedule rs = skeleton(4, "reduce-scatter");
+  rs.blocks = 8;
+  CHECK(run(rs, "reduce-scatter").where == "/s/blocks");
 }
