@@ -128,8 +128,10 @@ int main(int argc, char** argv) {
                 ->default_str("sequential");
         o_chunks = app.add_option(
             "--chunks", chunks,
-            "Chunks of --dims pipeline (default 6, the paper's); dimrotation uses one "
-            "per dimension, sequential one");
+            "Chunks of --dims pipeline (default 6, the paper's; dimrotation uses one "
+            "per dimension, sequential one), or of a pipelined algorithm between ranks: per "
+            "tree of double-binary-tree (default 8 per tree level), of chain (default 4 per "
+            "rank, 8 to 256)");
         app.add_flag("--check", check,
                      "Verify the document's existing schedule instead of making one (exit 3 if "
                      "it fails); writes the document with the verification refreshed");
