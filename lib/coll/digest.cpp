@@ -118,6 +118,17 @@ std::string schedule_digest(const Schedule& s) {
       f.add_real(t);
     }
   }
+  if (s.skew) {
+    f.add_text("skew");
+    f.add_text(s.skew->kind);
+    f.add_real(s.skew->exponent);
+    f.add_int(static_cast<std::int64_t>(s.skew->seed));
+    f.add_int(static_cast<std::int64_t>(s.skew->weights.size()));
+    for (const auto& row : s.skew->weights) {
+      f.add_int(static_cast<std::int64_t>(row.size()));
+      for (double x : row) f.add_real(x);
+    }
+  }
   return f.hex();
 }
 

@@ -75,6 +75,17 @@ Verification verify_ranks(const Schedule& s, const topo::Network& net, const top
   if (s.stages->size() > 1)
     methods += "; stages composed exactly (" + std::to_string(composed) +
                " chip states: buffer intervals and contributor sets)";
+  if (s.skew) {
+    if (s.collective != "all-to-all" || s.stages->size() != 1)
+      throw Error(on_failure, where + "/skew",
+                  "sizes the items of an all-to-all between ranks; this is " + s.collective);
+    if (s.skew->kind == "matrix")
+      for (const RankSchedule& r : s.stages->front().parts)
+        if (static_cast<std::int64_t>(s.skew->weights.size()) != r.ranks())
+          throw Error(on_failure, where + "/skew",
+                      "the matrix is " + std::to_string(s.skew->weights.size()) +
+                          " ranks square, a group has " + std::to_string(r.ranks()));
+  }
   const std::vector<char> down_chips = faults.down_chips(net);
   for (std::int64_t c : s.left)
     if (c < 0 || c >= net.n_chip || !down_chips[static_cast<std::size_t>(c)])
@@ -189,6 +200,21 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
         make_stage(out, "all-reduce", make_fraction(1, static_cast<std::int64_t>(b)), across, 0));
     s.stages->push_back(make_stage(in_ag, "all-gather", Fraction{1, 1}, inner, 0));
   }
+  if (req.skew) {
+    if (col.name != "all-to-all")
+      fail_usage("--skew", "sizes the items of an all-to-all, not of " + col.name);
+    for (const RankSchedule& r : s.stages->front().parts) {
+      if (r.ranks() > kMaxSkewRanks)
+        fail_infeasible("--skew", "all-to-all-v keeps every item's size: at most " +
+                                      std::to_string(kMaxSkewRanks) + " ranks a group, not " +
+                                      std::to_string(r.ranks()));
+      if (req.skew->kind == "matrix" &&
+          static_cast<std::int64_t>(req.skew->weights.size()) != r.ranks())
+        fail_input("--skew", "the matrix has " + std::to_string(req.skew->weights.size()) +
+                                 " rows, a group " + std::to_string(r.ranks()) + " ranks");
+    }
+    s.skew = req.skew;
+  }
   s.network_fingerprint = net.fingerprint;
   s.verification =
       verify_ranks(s, net, faults, *fn, ErrorKind::Runtime, "coll-sched internal error: /schedule");
@@ -207,6 +233,8 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // network or collective does not suit it).
   if (!torus_form(req, net) &&
       (find_rank_algorithm(req.algorithm) || !find_algorithm(req.algorithm))) {
+    if (req.skew && req.collective != "all-to-all")
+      fail_usage("--skew", "sizes the items of an all-to-all, not of " + req.collective);
     if (const RankAlgorithmInfo* a = find_rank_algorithm(req.algorithm);
         req.chunks != 0 && !(a && a->pipelined))
       fail_usage("--chunks", "belongs to the torus ring algorithms and the pipelined ones "
@@ -215,6 +243,9 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
     return generate_ranks(req, col, net, faults, fn);
   }
   const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");
+  if (req.skew)
+    fail_usage("--skew", "all-to-all-v runs between ranks; the torus's " + req.algorithm +
+                             " moves equal items (use direct, pairwise or bruck)");
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
   require_implements(alg, col.name, "--collective");
   if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");

@@ -28,6 +28,8 @@ struct Request {
   // inner and the outer level.
   std::string hierarchy = "board";
   std::string inner = "ring", outer = "ring";
+  // All-to-all-v between ranks (skew.hpp); the torus algorithms refuse it.
+  std::optional<Skew> skew;
 };
 
 // Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus, an

@@ -76,7 +76,7 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
                  std::to_string(block_count(r, t, 0)) + ";";
         }
         std::int64_t rep = -1;
-        if (keyed) {
+        if (keyed && !s.skew) { // all-to-all-v: every step's items differ in size
           auto [at, fresh] = first.emplace(key, static_cast<std::int64_t>(steps_.size()) - 1);
           if (!fresh) rep = at->second;
         }
@@ -87,6 +87,45 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
     if (!ends.empty()) prev_ends = std::move(ends);
   }
   if (phases_.empty()) phases_.push_back("none");
+  if (s.skew) item_bytes();
+}
+
+// All-to-all-v: the items each transfer moves, followed from their origins step by step. A
+// holder's items for one destination always move together (every rule selects by destination),
+// so held[i * n + d] sums them: the bytes rank i holds for rank d.
+void RankProgram::item_bytes() {
+  const RankStage& st = sched_.stages->front(); // one stage: the parser and generator refuse more
+  for (const RankSchedule& r : st.parts) {
+    const std::int64_t n = r.ranks();
+    const auto N = static_cast<std::size_t>(n);
+    std::vector<double> held = skew_bytes(*sched_.skew, n, block_bytes_.front(), "/schedule/skew");
+    std::vector<double> change(N * N, 0.0);
+    std::vector<std::int64_t> dests;
+    for (const RankStep& rs : r.steps) {
+      std::vector<double>& out = item_bytes_.emplace_back(rs.transfers.size() * N, 0.0);
+      for (std::size_t k = 0; k < rs.transfers.size(); ++k) {
+        const RankTransfer& t = rs.transfers[k];
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (!sends(t, i)) continue;
+          const std::int64_t q = transfer_peer(r, t, i);
+          if (q < 0 || q == i) continue;
+          transfer_blocks(r, t, i, dests);
+          double sum = 0;
+          for (std::int64_t d : dests) {
+            const double b = held[static_cast<std::size_t>(i) * N + static_cast<std::size_t>(d)];
+            sum += b;
+            change[static_cast<std::size_t>(i) * N + static_cast<std::size_t>(d)] -= b;
+            change[static_cast<std::size_t>(q) * N + static_cast<std::size_t>(d)] += b;
+          }
+          out[k * N + static_cast<std::size_t>(i)] = sum;
+        }
+      }
+      for (std::size_t c = 0; c < held.size(); ++c) {
+        held[c] += change[c];
+        change[c] = 0;
+      }
+    }
+  }
 }
 
 const std::vector<route::Spread>& RankProgram::spreads(std::size_t stage, std::size_t part,
@@ -137,7 +176,11 @@ void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
         const std::int64_t q = transfer_peer(r, t, i);
         if (q < 0 || q == i) return;
         const route::Spread& p = sp[gi * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)];
-        const double bytes = static_cast<double>(block_count(r, t, i)) * block_bytes;
+        const double bytes =
+            sched_.skew ? item_bytes_[step][static_cast<std::size_t>(&t - st.transfers.data()) *
+                                                static_cast<std::size_t>(n) +
+                                            static_cast<std::size_t>(i)]
+                        : static_cast<double>(block_count(r, t, i)) * block_bytes;
         out.add_split(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], bytes,
                       p.channels, p.shares);
       };

@@ -3,7 +3,8 @@
 // blocks' bytes, spread over the routing's paths (route/spread.hpp) for the analytic engine, or
 // handed to the routing packet by packet by the flit replay (which reads only the flow's first
 // channel, for its injection port). Stages run one after another: a stage's first steps wait for
-// the last step of every part of the stage before.
+// the last step of every part of the stage before. An all-to-all-v (skew.hpp) moves each item's
+// own bytes.
 #pragma once
 #include "coll/schedule.hpp"
 #include "route/routing.hpp"
@@ -45,7 +46,12 @@ private:
   const std::vector<route::Spread>& spreads(std::size_t stage, std::size_t part,
                                             const RankTransfer& t) const;
 
+  void item_bytes();
+
   Schedule sched_;
+  // All-to-all-v (Schedule::skew): per step, the bytes of transfer k from sender i at
+  // [k * n + i] (the steps of the one stage, part after part).
+  std::vector<std::vector<double>> item_bytes_;
   mutable route::Spreader spreader_;
   std::vector<std::string> phases_;
   std::vector<sim::StepInfo> steps_;

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace icnkit::coll {
 
@@ -47,9 +48,22 @@ void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t 
     for (std::int64_t j = 0; j < t.count; ++j) out.push_back(t.offset + j);
     break;
   case RankTransfer::Blocks::Mask: {
-    const std::int64_t ref = t.match_peer ? transfer_peer(r, t, i) : i;
-    for (std::int64_t b = 0; b < nb; ++b)
-      if ((b & t.mask) == (ref & t.mask)) out.push_back(b);
+    // The fixed bits plus every subset of the free ones, in increasing order: testing every
+    // block would make a pairwise exchange cost n^3 rather than n^2.
+    const auto unb = static_cast<std::uint64_t>(nb);
+    const std::uint64_t span = std::bit_ceil(unb) - 1; // every bit some block number has
+    const auto mask = static_cast<std::uint64_t>(t.mask);
+    const std::uint64_t fixed =
+        static_cast<std::uint64_t>(t.match_peer ? transfer_peer(r, t, i) : i) & mask;
+    const std::uint64_t free = span & ~mask;
+    if (fixed & ~span) break; // a bit no block number has
+    std::uint64_t sub = 0;
+    do {
+      const std::uint64_t b = fixed | sub;
+      if (b >= unb) break;
+      out.push_back(static_cast<std::int64_t>(b));
+      sub = (sub - free) & free;
+    } while (sub != 0);
     break;
   }
   case RankTransfer::Blocks::Bit:

@@ -179,33 +179,6 @@ std::int64_t peer_of(const Run& u, const RankTransfer& t, std::int64_t i, const 
   return q >= 0 && q < u.n ? q : -1;
 }
 
-// The blocks (all-to-all: destinations) transfer t selects at sender i, as transfer_blocks()
-// gives them, except that a mask rule's are enumerated directly, as the fixed bits plus every
-// subset of the free ones in increasing order: testing every block would make a pairwise
-// exchange cost n^3 (70 s on 4096 ranks in full) rather than n^2.
-void selected(const RankSchedule& r, const RankTransfer& t, std::int64_t i,
-              std::vector<std::int64_t>& out) {
-  if (t.blocks != Blocks::Mask) {
-    transfer_blocks(r, t, i, out);
-    return;
-  }
-  out.clear();
-  const auto nb = static_cast<std::uint64_t>(r.blocks);
-  const std::uint64_t span = std::bit_ceil(nb) - 1; // every bit some block number has
-  const auto mask = static_cast<std::uint64_t>(t.mask);
-  const std::uint64_t fixed =
-      static_cast<std::uint64_t>(t.match_peer ? transfer_peer(r, t, i) : i) & mask;
-  const std::uint64_t free = span & ~mask;
-  if (fixed & ~span) return; // a bit no block number has
-  std::uint64_t sub = 0;
-  do {
-    const std::uint64_t b = fixed | sub;
-    if (b >= nb) break;
-    out.push_back(static_cast<std::int64_t>(b));
-    sub = (sub - free) & free;
-  } while (sub != 0);
-}
-
 // ---- Reductions: cells (a rank's block) holding the set of ranks whose contribution they sum.
 
 class Holdings {
@@ -348,7 +321,7 @@ RankCheck general_reductions(const Run& u, std::int64_t batch) {
           const std::int64_t q = peer_of(u, t, i, where);
           if (q < 0) return;
           c.transfers_checked += counted;
-          selected(u.r, t, i, blocks);
+          transfer_blocks(u.r, t, i, blocks);
           for (std::int64_t b : blocks)
             if (b >= b0 && b < b1)
               h.receive(cell(q, b), h.set(cell(i, b)), h.full(cell(i, b)), t.reduce, i, q, b,
@@ -398,7 +371,7 @@ RankCheck symmetric_reductions(const Run& u, Symmetry sym) {
       if (!rot && t.k >= n) continue; // xor beyond the ranks: nobody has a peer
       const std::int64_t from = rot ? rank_mod(-t.k, n) : t.k;
       c.transfers_checked += n;
-      selected(u.r, t, from, blocks);
+      transfer_blocks(u.r, t, from, blocks);
       for (std::int64_t b : blocks) {
         const std::int64_t own = rot ? rank_mod(b - from, n) : b ^ from;
         if (t.reduce) {
@@ -461,7 +434,7 @@ RankCheck general_all_to_all(const Run& u) {
         const std::int64_t q = peer_of(u, t, i, where);
         if (q < 0) return;
         ++c.transfers_checked;
-        selected(u.r, t, i, dests);
+        transfer_blocks(u.r, t, i, dests);
         std::int64_t moved = 0;
         for (std::int64_t d : dests) {
           const std::int64_t cell = i * n + d;
@@ -482,7 +455,7 @@ RankCheck general_all_to_all(const Run& u) {
       for_each_sender(t, n, [&](std::int64_t i) {
         const std::int64_t q = transfer_peer(u.r, t, i);
         if (q < 0 || q >= n) return;
-        selected(u.r, t, i, dests);
+        transfer_blocks(u.r, t, i, dests);
         for (std::int64_t d : dests) {
           const std::int64_t cell = i * n + d;
           if (!is_taken(cell)) continue;
@@ -522,7 +495,7 @@ RankCheck symmetric_all_to_all(const Run& u, Symmetry sym) {
       check_transfer(u, t, where);
       if (!rot && t.k >= n) continue;
       c.transfers_checked += n;
-      selected(u.r, t, 0, dests);
+      transfer_blocks(u.r, t, 0, dests);
       std::int64_t moved = 0;
       for (std::int64_t d : dests) {
         const std::int64_t m = held[at(d)];

@@ -135,6 +135,7 @@ json to_json(const Schedule& s) {
     }
     j["stages"] = std::move(st);
     j["left"] = s.left;
+    if (s.skew) j["skew"] = to_json(*s.skew);
   } else {
     j["step_count"] = s.step_count();
     j["phases"] = phases;
@@ -324,6 +325,11 @@ Schedule parse_schedule(ObjReader& r) {
     }
     if (s.stages->empty()) r.fail("stages", "at least one stage");
     s.left = r.int_list("left", 0);
+    if (auto ko = r.object_opt("skew")) {
+      if (s.collective != "all-to-all" || s.stages->size() != 1)
+        r.fail("skew", "sizes items of an all-to-all between ranks; this is " + s.collective);
+      s.skew = parse_skew(*ko);
+    }
   } else {
     parse_ring_form(r, s);
   }

@@ -37,6 +37,7 @@
 // does not hold (verify.hpp).
 #pragma once
 #include "coll/rank_schedule.hpp"
+#include "coll/skew.hpp"
 #include "core/json_reader.hpp"
 
 #include <cstdint>
@@ -157,6 +158,8 @@ struct Schedule {
   std::vector<std::int64_t> left;
   std::optional<Verification> verification;
   std::optional<Selection> selection; // when --algorithm auto chose it
+  // All-to-all-v between ranks (skew.hpp): the items' sizes; absent, every item is S / n.
+  std::optional<Skew> skew;
   std::string network_fingerprint;
   // The digest of the content verify() passed (digest.hpp), "" when none is recorded.
   std::string verified_digest;
