@@ -14,7 +14,7 @@ namespace icnkit::coll {
 Schedule generate_auto(const Request& req, const topo::Network& net, const topo::Faults& faults,
                        const route::RoutingFunction* fn) {
   std::vector<std::string> names;
-  if (net.family == "torus")
+  if (net.family == "torus" && !req.skew) // the torus algorithms move equal items
     for (const AlgorithmInfo& a : algorithms())
       if (a.implements(req.collective)) names.push_back(a.name);
   const bool grouped = req.group != "all" || !req.group_lists.empty();

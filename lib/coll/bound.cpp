@@ -134,12 +134,7 @@ std::optional<CutRate> cut_rate(const std::vector<std::int64_t>& chips, const to
   return best;
 }
 
-std::optional<Bound> collective_bound(const std::string& collective,
-                                      const std::vector<std::int64_t>& chips, double bytes,
-                                      const topo::Network& net, const topo::Faults& faults,
-                                      std::int64_t group) {
-  const auto n = static_cast<double>(group > 0 ? group : static_cast<std::int64_t>(chips.size()));
-  if (n < 2) return std::nullopt;
+std::vector<double> injection_bandwidths(const topo::Network& net, const topo::Faults& faults) {
   const std::vector<char> down = faults.down_links(net);
   const std::vector<char> down_chips = faults.down_chips(net);
   std::vector<double> inj(static_cast<std::size_t>(net.n_chip), 0.0);
@@ -151,6 +146,17 @@ std::optional<Bound> collective_bound(const std::string& collective,
       if (end < net.n_chip && !down_chips[static_cast<std::size_t>(k.a == end ? k.b : k.a)])
         inj[static_cast<std::size_t>(end)] += k.bandwidth_bytes_per_s;
   }
+  return inj;
+}
+
+std::optional<Bound> collective_bound(const std::string& collective,
+                                      const std::vector<std::int64_t>& chips, double bytes,
+                                      const topo::Network& net, const topo::Faults& faults,
+                                      std::int64_t group) {
+  const auto n = static_cast<double>(group > 0 ? group : static_cast<std::int64_t>(chips.size()));
+  if (n < 2) return std::nullopt;
+  const std::vector<char> down_chips = faults.down_chips(net);
+  const std::vector<double> inj = injection_bandwidths(net, faults);
   double b_inj = std::numeric_limits<double>::infinity();
   for (std::int64_t c : chips) b_inj = std::min(b_inj, inj[static_cast<std::size_t>(c)]);
   if (!(b_inj > 0)) return std::nullopt;
@@ -172,6 +178,34 @@ std::optional<Bound> collective_bound(const std::string& collective,
       const double t = bytes / n / c->rate;
       if (t > b.time_s * (1 + 1e-9)) b = {t, "cut"};
     }
+  return b;
+}
+
+} // namespace icnkit::coll
+
+namespace icnkit::coll {
+
+std::optional<Bound> all_to_all_v_bound(const std::vector<std::vector<std::int64_t>>& groups,
+                                        const std::vector<double>& item_bytes,
+                                        const topo::Network& net, const topo::Faults& faults) {
+  const std::vector<double> inj = injection_bandwidths(net, faults);
+  std::optional<Bound> b;
+  for (const auto& g : groups) {
+    const std::size_t n = g.size();
+    if (n < 2 || item_bytes.size() != n * n) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      double out = 0, in = 0;
+      for (std::size_t j = 0; j < n; ++j)
+        if (j != i) { // a rank's item for itself stays
+          out += item_bytes[i * n + j];
+          in += item_bytes[j * n + i];
+        }
+      const double bw = inj[static_cast<std::size_t>(g[i])];
+      if (!(bw > 0)) return std::nullopt;
+      const double t = std::max(out, in) / bw;
+      if (!b || t > b->time_s) b = Bound{t, "injection"};
+    }
+  }
   return b;
 }
 

@@ -21,6 +21,8 @@
 //    than the chips'), or one that faults thinned. Computed on networks of a bounded size only
 //    (kCutBoundMaxWork below; else the injection bound alone), and left out when the live
 //    network separates two ranks (x* = 0: no schedule completes).
+// An all-to-all-v (skew.hpp) has its own injection bound (all_to_all_v_bound below), and no
+// bisection bound: its items need not cross the bisection evenly.
 // The largest applies ("cut" only when above the injection bound by a relative 1e-9). Latency
 // terms are left out: a bound on the bandwidth term only.
 #pragma once
@@ -45,6 +47,18 @@ std::optional<Bound> collective_bound(const std::string& collective,
                                       const std::vector<std::int64_t>& chips, double bytes,
                                       const topo::Network& net, const topo::Faults& faults,
                                       std::int64_t group = 0);
+
+// Every chip's live injection bandwidth (per direction), indexed by chip id: the sum of its live
+// links to live nodes.
+std::vector<double> injection_bandwidths(const topo::Network& net, const topo::Faults& faults);
+
+// All-to-all-v (skew.hpp): a rank sends and receives its own items' bytes through its own links,
+// so time >= max over ranks of max(sent, received) / its injection (the diagonal stays).
+// `item_bytes`: rank o's bytes for rank d at [o * n + d], n the size of every group (the groups run
+// at once, each the same sizes). nullopt when no group has two ranks or a rank has no live link.
+std::optional<Bound> all_to_all_v_bound(const std::vector<std::vector<std::int64_t>>& groups,
+                                        const std::vector<double>& item_bytes,
+                                        const topo::Network& net, const topo::Faults& faults);
 
 // The cut bound's rate: x* = min, over the cuts (U, V-U) of the network's nodes with a chip of
 // `chips` on each side, of B+(U) / |chips in U| (bytes/s), and a cut that attains it (`side`: 1

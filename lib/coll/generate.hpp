@@ -33,8 +33,8 @@ struct Request {
 };
 
 // Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus, an
-// algorithm of that name implementing the collective, and no groups. Otherwise the algorithms between ranks
-// (rank_algorithms.hpp) serve it, over the routing.
+// algorithm of that name implementing the collective, and no groups. Otherwise the algorithms
+// between ranks (rank_algorithms.hpp) serve it, over the routing.
 bool torus_form(const Request& req, const topo::Network& net);
 
 // Errors: unknown names Error(Usage) naming "--collective" / "--algorithm" / "--dims", --chunks

@@ -41,13 +41,11 @@ std::vector<double> skew_bytes(const Skew& k, std::int64_t n, double S, const st
     for (std::size_t i = N - 1; i > 0; --i)
       std::swap(place[i], place[static_cast<std::size_t>(rng.below(i + 1))]);
     std::vector<double> w(N);
-    for (std::size_t d = 0; d < N; ++d)
-      w[d] = std::pow(static_cast<double>(place[d]), -k.exponent);
+    for (std::size_t d = 0; d < N; ++d) w[d] = std::pow(static_cast<double>(place[d]), -k.exponent);
     double total = 0;
     for (double x : w) total += x;
     for (std::size_t o = 0; o < N; ++o)
-      for (std::size_t d = 0; d < N; ++d)
-        if (d != o) m[o * N + d] = S * w[d] / (total - w[o]);
+      for (std::size_t d = 0; d < N; ++d) m[o * N + d] = S * w[d] / total;
     return m;
   }
   if (k.weights.size() != N)
@@ -59,13 +57,12 @@ std::vector<double> skew_bytes(const Skew& k, std::int64_t n, double S, const st
       fail_input(where, "row " + std::to_string(o + 1) + " of the skew matrix has " +
                             std::to_string(k.weights[o].size()) + " entries, not " +
                             std::to_string(n));
-    for (std::size_t d = 0; d < N; ++d)
-      if (d != o) total += k.weights[o][d];
+    for (std::size_t d = 0; d < N; ++d) total += k.weights[o][d];
   }
-  if (!(total > 0)) fail_input(where, "the skew matrix sends nothing (every entry off the diagonal is 0)");
+  if (!(total > 0)) fail_input(where, "the skew matrix is all zeros");
   for (std::size_t o = 0; o < N; ++o)
     for (std::size_t d = 0; d < N; ++d)
-      if (d != o) m[o * N + d] = S * static_cast<double>(n) * k.weights[o][d] / total;
+      m[o * N + d] = S * static_cast<double>(n) * k.weights[o][d] / total;
   return m;
 }
 
@@ -93,8 +90,7 @@ std::vector<std::vector<double>> parse_skew_matrix(const std::string& text,
     for (std::string tok; ls >> tok;) {
       double v = 0;
       if (!to_double(tok, v) || v < 0)
-        fail_input(where, "line " + std::to_string(no) + ": '" + tok +
-                              "' is not a size >= 0");
+        fail_input(where, "line " + std::to_string(no) + ": '" + tok + "' is not a size >= 0");
       row.push_back(v);
     }
     if (!row.empty()) rows.push_back(std::move(row));

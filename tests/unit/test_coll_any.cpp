@@ -5,6 +5,7 @@
 #include "coll/generate.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_program.hpp"
+#include "coll/skew.hpp"
 #include "route/load.hpp"
 #include "route/spread.hpp"
 #include "sim/analytic.hpp"
@@ -12,6 +13,7 @@
 
 #include "support.hpp"
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -276,4 +278,134 @@ TEST_CASE("stages compose only as reduce-scatter, all-reduce of the shard, all-g
         }) == ErrorKind::Input);
   CHECK(bad([](coll::Schedule& t) { t.left = {3}; }) == ErrorKind::Input);
   CHECK_NOTHROW(coll::verify_ranks(s, net, {}, *fn, ErrorKind::Input, "t"));
+}
+
+namespace {
+
+coll::Schedule skewed(const std::string& algorithm, const topo::Network& net, double S,
+                      const coll::Skew& k, const route::RoutingFunction& fn) {
+  coll::Request req;
+  req.collective = "all-to-all";
+  req.algorithm = algorithm;
+  req.bytes_per_node = static_cast<std::int64_t>(S);
+  req.skew = k;
+  return coll::generate(req, net, {}, &fn);
+}
+
+sim::AnalyticResult run(const coll::Schedule& s, const topo::Network& net,
+                        const route::RoutingFunction& fn) {
+  coll::RankProgram p(s, net, {}, fn);
+  return sim::simulate_analytic(p, net);
+}
+
+} // namespace
+
+TEST_CASE("all-to-all-v: Zipf popularity, closed forms of direct, pairwise and Bruck",
+          "[coll][ranks][skew]") {
+  const double S = 12 * 1048576.0;
+  coll::Skew z;
+  z.exponent = 1.2;
+  z.seed = 7;
+  SECTION("the Zipf sizes") {
+    const std::int64_t n = 12;
+    const auto m = coll::skew_bytes(z, n, S, "t");
+    // Every buffer holds S; every origin splits it alike (global popularity); sorted, the
+    // popularities fall as 1/r^1.2.
+    std::vector<double> col(12);
+    for (std::int64_t o = 0; o < n; ++o) {
+      double row = 0;
+      for (std::int64_t d = 0; d < n; ++d) {
+        row += m[static_cast<std::size_t>(o * n + d)];
+        CHECK(close(m[static_cast<std::size_t>(o * n + d)], m[static_cast<std::size_t>(d)]));
+      }
+      CHECK(close(row, S));
+    }
+    for (std::int64_t d = 0; d < n; ++d)
+      col[static_cast<std::size_t>(d)] = m[static_cast<std::size_t>(d)];
+    std::sort(col.rbegin(), col.rend());
+    for (std::size_t r = 0; r < col.size(); ++r)
+      CHECK(close(col[0] / col[r], std::pow(static_cast<double>(r + 1), 1.2)));
+    // The seed decides who is popular, and only the seed.
+    CHECK(coll::skew_bytes(z, n, S, "t") == m);
+    coll::Skew z2 = z;
+    z2.seed = 8;
+    CHECK(coll::skew_bytes(z2, n, S, "t") != m);
+    // Exponent 0: the uniform all-to-all.
+    coll::Skew u;
+    for (double x : coll::skew_bytes(u, n, S, "t")) CHECK(close(x, S / 12));
+  }
+  SECTION("direct on a full mesh: every item on its own link, the largest decides") {
+    const double B = 25e9, a = 2e-6;
+    const topo::Network net = network("full-mesh", 8, "full-mesh:8/c1", B, a);
+    auto fn = test::routing::build("minimal", net);
+    const auto m = coll::skew_bytes(z, 8, S, "t");
+    double largest = 0;
+    for (std::size_t o = 0; o < 8; ++o)
+      for (std::size_t d = 0; d < 8; ++d)
+        if (o != d) largest = std::max(largest, m[o * 8 + d]);
+    const coll::Schedule s = skewed("direct", net, S, z, *fn);
+    CHECK(close(run(s, net, *fn).time_s, a + largest / B));
+    // A permutation matrix: every rank sends its whole buffer to the next.
+    coll::Skew perm;
+    perm.kind = "matrix";
+    perm.weights = coll::parse_skew_matrix(
+        "0 1 0 0 0 0 0 0\n0 0 1 0 0 0 0 0\n0,0,0,1,0,0,0,0\n0 0 0 0 1 0 0 0 # four\n"
+        "0 0 0 0 0 1 0 0\n0 0 0 0 0 0 1 0\n0 0 0 0 0 0 0 1\n1 0 0 0 0 0 0 0\n",
+        "m");
+    CHECK(close(run(skewed("direct", net, S, perm, *fn), net, *fn).time_s, a + S / B));
+    // Bruck: an item moves once for every bit of its distance (d - o) mod n, each move one hop.
+    const sim::AnalyticResult br = run(skewed("bruck", net, S, z, *fn), net, *fn);
+    double want = 0, got = 0;
+    for (std::int64_t o = 0; o < 8; ++o)
+      for (std::int64_t d = 0; d < 8; ++d)
+        want += m[static_cast<std::size_t>(o * 8 + d)] *
+                std::popcount(static_cast<unsigned>(((d - o) % 8 + 8) % 8));
+    for (double x : br.channel_bytes) got += x;
+    CHECK(close(got, want));
+  }
+  SECTION("pairwise on a single switch: step k, one item per link, the largest decides") {
+    const double B = 50e9, a = 1e-6;
+    const topo::Network net = network("single-switch", 12, "single-switch:12/c1", B, a);
+    auto fn = test::routing::build("minimal", net);
+    const auto m = coll::skew_bytes(z, 12, S, "t");
+    double want = 0;
+    for (std::int64_t k = 1; k < 12; ++k) {
+      double largest = 0;
+      for (std::int64_t i = 0; i < 12; ++i)
+        largest = std::max(largest, m[static_cast<std::size_t>(i * 12 + (i + k) % 12)]);
+      want += 2 * a + largest / B;
+    }
+    const coll::Schedule s = skewed("pairwise", net, S, z, *fn);
+    const double t = run(s, net, *fn).time_s;
+    CHECK(close(t, want));
+    // The bound: the busiest rank's sent or received bytes over its one link.
+    const auto b = coll::all_to_all_v_bound(s.stages->front().parts.front().groups, m, net, {});
+    REQUIRE(b);
+    double busiest = 0;
+    for (std::int64_t i = 0; i < 12; ++i) {
+      double out = 0, in = 0;
+      for (std::int64_t j = 0; j < 12; ++j)
+        if (j != i) {
+          out += m[static_cast<std::size_t>(i * 12 + j)];
+          in += m[static_cast<std::size_t>(j * 12 + i)];
+        }
+      busiest = std::max({busiest, out, in});
+    }
+    CHECK(close(b->time_s, busiest / B));
+    CHECK(t >= b->time_s);
+  }
+  SECTION("refused where it does not apply") {
+    const topo::Network net = network("single-switch", 12, "single-switch:12/c1");
+    auto fn = test::routing::build("minimal", net);
+    coll::Request req;
+    req.collective = "all-reduce";
+    req.algorithm = "ring";
+    req.bytes_per_node = 1 << 20;
+    req.skew = z;
+    CHECK(kind_of([&] { coll::generate(req, net, {}, fn.get()); }) == ErrorKind::Usage);
+    coll::Skew small;
+    small.kind = "matrix";
+    small.weights.assign(3, std::vector<double>(3, 1.0));
+    CHECK(kind_of([&] { skewed("direct", net, S, small, *fn); }) == ErrorKind::Input);
+  }
 }

@@ -61,6 +61,8 @@ std::string help_text() {
        "  coll-sched -i routed.json --collective all-reduce --algorithm hierarchical \\\n"
        "    --level-algorithms ring,halving-doubling --bytes 1GiB\n"
        "  coll-sched -i routed.json --collective all-reduce --algorithm auto --bytes 1GiB\n"
+       "  coll-sched -i routed.json --collective all-to-all --algorithm direct --skew zipf:1.2 \\\n"
+       "    --seed 7 --bytes 64MiB     # MoE dispatch: all-to-all-v, popular experts\n"
        "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route \\\n"
        "    | coll-sched --collective all-to-all --algorithm ring --bytes 64MiB\n"
        "  # HalfRing + DimRotation; MATEe around one failed Y link; FoldedRing all-reduce:\n"
@@ -87,6 +89,8 @@ int main(int argc, char** argv) {
   CLI::App* app_ = nullptr; // to ask which options were given
   bool check = false;
   std::string format = "json";
+  std::string skew;
+  std::uint64_t seed = 0;
   CLI::Option* o_chunks = nullptr;
   const std::string help = help_text();
   return tool::run(
@@ -110,6 +114,12 @@ int main(int argc, char** argv) {
                        "tensor groups of K) or list:FILE (one group per line, chip ids separated "
                        "by spaces or commas, # comments). Failed chips leave their group")
             ->default_str("all");
+        app.add_option("--skew", skew,
+                       "All-to-all-v between ranks (direct, pairwise, bruck): zipf:S (the ranks "
+                       "ranked by popularity in a --seed order, rank r getting 1/r^S of every "
+                       "origin's S bytes; the MoE case) or matrix:FILE (an n x n matrix of "
+                       "relative sizes, row = origin, one row per line)");
+        app.add_option("--seed", seed, "With --skew zipf:S: the seed of the popularity order");
         app.add_option("--hierarchy", hierarchy,
                        "hierarchical: the inner level, board (default), rack or pod")
             ->check(CLI::IsMember({"board", "rack", "pod"}))
@@ -232,6 +242,22 @@ int main(int argc, char** argv) {
         } else {
           req.group = group;
         }
+        if (!skew.empty()) {
+          if (skew.rfind("matrix:", 0) == 0) {
+            const std::string file = skew.substr(7);
+            if (file.empty()) fail_usage("--skew", "matrix:FILE names a file");
+            coll::Skew k;
+            k.kind = "matrix";
+            k.weights = coll::parse_skew_matrix(read_input(file), file);
+            req.skew = std::move(k);
+          } else {
+            req.skew = coll::parse_skew_spec(skew, seed, "--skew");
+          }
+        } else if (app_->count("--skew") > 0) {
+          fail_usage("--skew", "expected zipf:S or matrix:FILE");
+        }
+        if (app_->count("--seed") > 0 && !(req.skew && req.skew->kind == "zipf"))
+          fail_usage("--seed", "seeds --skew zipf:S only");
         for (const char* o : {"--hierarchy", "--level-algorithms"})
           if (app_->count(o) > 0 && algorithm != "hierarchical")
             fail_usage(o, "belongs to --algorithm hierarchical");

@@ -753,8 +753,21 @@ int main(int argc, char** argv) {
           {
             const std::vector<std::int64_t> chips =
                 sized && sized->stages ? coll::participants(*sized) : coll::rank_order(net, faults);
-            if (auto b = coll::collective_bound(
-                    collective, chips, static_cast<double>(bytes_per_node), net, faults, n_nodes)) {
+            std::optional<coll::Bound> b;
+            if (sized && sized->skew) {
+              for (const coll::RankSchedule& r : sized->stages->front().parts)
+                if (auto p = coll::all_to_all_v_bound(
+                        r.groups,
+                        coll::skew_bytes(*sized->skew, r.ranks(),
+                                         static_cast<double>(bytes_per_node), "/schedule/skew"),
+                        net, faults);
+                    p && (!b || p->time_s > b->time_s))
+                  b = p;
+            } else {
+              b = coll::collective_bound(collective, chips, static_cast<double>(bytes_per_node),
+                                         net, faults, n_nodes);
+            }
+            if (b) {
               rep.bound_s = b->time_s;
               rep.bound_kind = b->kind;
             }
