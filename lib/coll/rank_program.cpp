@@ -69,6 +69,7 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
         std::string key = std::to_string(g) + "/" + std::to_string(p) + ":";
         bool keyed = true;
         for (const RankTransfer& t : rs.transfers) {
+          ++uses_[std::make_tuple(g, p, static_cast<int>(t.peer), t.k)];
           const bool uniform = t.blocks != RankTransfer::Blocks::Mask ||
                                std::has_single_bit(static_cast<std::uint64_t>(r.blocks));
           keyed = keyed && uniform && !t.from;
@@ -128,6 +129,14 @@ void RankProgram::item_bytes() {
   }
 }
 
+void RankProgram::spread(std::int64_t from, std::int64_t to, route::Spread& sp) const {
+  spreader_.spread(from, to, sp);
+  if (!sp.delivered)
+    fail_input("schedule", "the routing cannot deliver from chip " + std::to_string(from) +
+                               " to chip " + std::to_string(to) +
+                               (sp.reason.empty() ? "" : " (" + sp.reason + ")"));
+}
+
 const std::vector<route::Spread>& RankProgram::spreads(std::size_t stage, std::size_t part,
                                                        const RankTransfer& t) const {
   const auto key = std::make_tuple(stage, part, static_cast<int>(t.peer), t.k);
@@ -148,13 +157,7 @@ const std::vector<route::Spread>& RankProgram::spreads(std::size_t stage, std::s
       const std::int64_t q = transfer_peer(r, every, i);
       if (q < 0 || q == i) continue;
       route::Spread& sp = v[gi * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)];
-      spreader_.spread(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], sp);
-      if (!sp.delivered)
-        fail_input("schedule", "the routing cannot deliver from chip " +
-                                   std::to_string(chips[static_cast<std::size_t>(i)]) +
-                                   " to chip " +
-                                   std::to_string(chips[static_cast<std::size_t>(q)]) +
-                                   (sp.reason.empty() ? "" : " (" + sp.reason + ")"));
+      spread(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], sp);
       cached_channels_ += static_cast<std::int64_t>(sp.channels.size());
     }
   }
@@ -169,13 +172,20 @@ void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
   const std::int64_t n = r.ranks();
   const double block_bytes = block_bytes_[w.stage] / static_cast<double>(r.blocks);
   for (const RankTransfer& t : st.transfers) {
-    const std::vector<route::Spread>& sp = spreads(w.stage, w.part, t);
+    // A peer rule used by one transfer only (a direct all-to-all's n-1 shifts) is spread as it
+    // goes: keeping its n spreads would only cost memory.
+    const bool once =
+        uses_.at(std::make_tuple(w.stage, w.part, static_cast<int>(t.peer), t.k)) == 1;
+    const std::vector<route::Spread>* sp = once ? nullptr : &spreads(w.stage, w.part, t);
     for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
       const std::vector<std::int64_t>& chips = r.groups[gi];
       auto emit = [&](std::int64_t i) {
         const std::int64_t q = transfer_peer(r, t, i);
         if (q < 0 || q == i) return;
-        const route::Spread& p = sp[gi * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)];
+        if (once)
+          spread(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], scratch_);
+        const route::Spread& p =
+            once ? scratch_ : (*sp)[gi * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)];
         const double bytes =
             sched_.skew ? item_bytes_[step][static_cast<std::size_t>(&t - st.transfers.data()) *
                                                 static_cast<std::size_t>(n) +

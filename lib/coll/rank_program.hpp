@@ -45,6 +45,8 @@ private:
   // 2(n-1) steps all use shift 1.
   const std::vector<route::Spread>& spreads(std::size_t stage, std::size_t part,
                                             const RankTransfer& t) const;
+  // One pair's spread; Error(Input) when the routing cannot deliver it.
+  void spread(std::int64_t from, std::int64_t to, route::Spread& sp) const;
 
   void item_bytes();
 
@@ -62,6 +64,9 @@ private:
                    std::vector<route::Spread>>
       cache_;
   mutable std::int64_t cached_channels_ = 0;
+  // Transfers per peer rule (stage, part, peer, k): a rule used once is not cached.
+  std::map<std::tuple<std::size_t, std::size_t, int, std::int64_t>, std::int64_t> uses_;
+  mutable route::Spread scratch_;
 };
 
 // The chips taking part in the schedule (every stage has the same), ascending.

@@ -3,6 +3,8 @@
 #include "core/error.hpp"
 #include "route/step.hpp"
 
+#include <algorithm>
+
 namespace icnkit::route {
 
 Ecmp parse_ecmp(const std::string& text, const std::string& where) {
@@ -54,7 +56,7 @@ void Spreader::spread(std::int64_t src, std::int64_t dst, Spread& out) {
     return;
   }
   if (mode_ == Ecmp::Hash) return follow(src, dst, true, out);
-  if (split(src, dst, out)) return;
+  if (single(src, dst, out) || split(src, dst, out)) return;
   out.channels.clear();
   out.shares.clear();
   out.split_exact = false;
@@ -107,6 +109,45 @@ void Spreader::live_choices(const PacketState& p, bool& flagged) {
     if (c.flags != 0) flagged = true;
     choice_states_.push_back(c.channel * vcs_ + c.vc);
   }
+}
+
+// Where every hop has exactly one live choice (a deterministic routing: DOR, D-mod-k) the split
+// is that one path with share 1 on each hop, found without split()'s exploration of the states.
+// Anything else (a choice of two, a flag, a dead end, a loop) is left to split().
+bool Spreader::single(std::int64_t src, std::int64_t dst, Spread& out) {
+  PacketState p{src, -1, 0, src, dst, 0};
+  for (std::int64_t hops = 0; p.node != dst; ++hops) {
+    if (hops >= max_hops_) break;
+    fn_.route_into(p, buf_);
+    const Choice* one = nullptr;
+    for (const Choice& c : buf_) {
+      if (blocked_[static_cast<std::size_t>(c.channel)]) continue;
+      if (one || c.flags != 0) {
+        one = nullptr;
+        break;
+      }
+      one = &c;
+    }
+    if (!one) break;
+    out.channels.push_back(one->channel);
+    out.shares.push_back(1.0);
+    p.node = n_.channel_dst(one->channel);
+    p.in_channel = one->channel;
+    p.vc = one->vc;
+  }
+  if (p.node == dst) {
+    // split() lists a channel once, with the sum of its crossings: leave a path that crosses
+    // one twice (on another VC) to it.
+    sorted_ = out.channels;
+    std::sort(sorted_.begin(), sorted_.end());
+    if (std::adjacent_find(sorted_.begin(), sorted_.end()) == sorted_.end()) {
+      out.delivered = true;
+      return true;
+    }
+  }
+  out.channels.clear();
+  out.shares.clear();
+  return false;
 }
 
 bool Spreader::split(std::int64_t src, std::int64_t dst, Spread& out) {

@@ -43,6 +43,7 @@ public:
 
 private:
   void follow(std::int64_t src, std::int64_t dst, bool hashed, Spread& out);
+  bool single(std::int64_t src, std::int64_t dst, Spread& out);
   bool split(std::int64_t src, std::int64_t dst, Spread& out);
   void live_choices(const PacketState& p, bool& flagged);
 
@@ -60,7 +61,8 @@ private:
   std::vector<double> inflow_;
   std::vector<std::int64_t> succ_head_, succ_, ends_, order_, stack_, queue_, choice_states_;
   std::vector<Choice> buf_;
-  std::vector<std::int64_t> slot_; // per channel: index in out.channels, or -1
+  std::vector<std::int64_t> slot_;   // per channel: index in out.channels, or -1
+  std::vector<std::int64_t> sorted_; // single(): the path's channels, sorted
 };
 
 } // namespace icnkit::route
