@@ -170,14 +170,19 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     s.stages->push_back(make_stage(alg, col.name, Fraction{1, 1}, groups, req.root, req.chunks));
   } else {
     // Hierarchical: reduce-scatter in the inner groups, all-reduce of each shard across them
-    // (the chips of one position in every inner group), all-gather back.
+    // (the chips of one position in every inner group), all-gather back. A reduce-scatter stops
+    // after its two reduce-scatters (inner, then across); an all-gather runs the reverse (across,
+    // then inner), so that a chip's block is the same either way: the chip at position p of the
+    // g-th of G inner groups holds block p G + g.
     if (req.group != "all" || !req.group_lists.empty())
       fail_usage("--group", "hierarchical runs over the whole machine, in groups of its own");
-    const RankAlgorithmInfo& in =
-        require_rank(req.inner, "reduce-scatter", net, "--level-algorithms");
+    const bool ar = col.name == "all-reduce", rs = col.name == "reduce-scatter";
+    const std::string inner_coll = ar || rs ? "reduce-scatter" : "all-gather";
+    const RankAlgorithmInfo& in = require_rank(req.inner, inner_coll, net, "--level-algorithms");
     const RankAlgorithmInfo& in_ag =
-        require_rank(req.inner, "all-gather", net, "--level-algorithms");
-    const RankAlgorithmInfo& out = require_rank(req.outer, "all-reduce", net, "--level-algorithms");
+        require_rank(req.inner, ar ? "all-gather" : inner_coll, net, "--level-algorithms");
+    const RankAlgorithmInfo& out =
+        require_rank(req.outer, ar ? "all-reduce" : inner_coll, net, "--level-algorithms");
     if (!in.generate || !out.generate)
       fail_usage("--level-algorithms",
                  "each level takes an algorithm of one level, not hierarchical");
@@ -195,10 +200,18 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     std::vector<std::vector<std::int64_t>> across(b);
     for (const auto& g : inner)
       for (std::size_t p = 0; p < b; ++p) across[p].push_back(g[p]);
-    s.stages->push_back(make_stage(in, "reduce-scatter", Fraction{1, 1}, inner, 0));
-    s.stages->push_back(
-        make_stage(out, "all-reduce", make_fraction(1, static_cast<std::int64_t>(b)), across, 0));
-    s.stages->push_back(make_stage(in_ag, "all-gather", Fraction{1, 1}, inner, 0));
+    const Fraction shard = make_fraction(1, static_cast<std::int64_t>(b));
+    if (ar) {
+      s.stages->push_back(make_stage(in, "reduce-scatter", Fraction{1, 1}, inner, 0));
+      s.stages->push_back(make_stage(out, "all-reduce", shard, across, 0));
+      s.stages->push_back(make_stage(in_ag, "all-gather", Fraction{1, 1}, inner, 0));
+    } else if (rs) {
+      s.stages->push_back(make_stage(in, "reduce-scatter", Fraction{1, 1}, inner, 0));
+      s.stages->push_back(make_stage(out, "reduce-scatter", shard, across, 0));
+    } else {
+      s.stages->push_back(make_stage(out, "all-gather", shard, across, 0));
+      s.stages->push_back(make_stage(in, "all-gather", Fraction{1, 1}, inner, 0));
+    }
   }
   if (req.skew) {
     if (col.name != "all-to-all")

@@ -454,12 +454,14 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        &pairwise},
       {"hierarchical",
        "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
-       "per-dimension lists): reduce-scatter inside each board (--hierarchy rack/pod: each rack, "
-       "pod), all-reduce of every shard across them (the chips of one position in every "
-       "board), all-gather back; --level-algorithms picks each level's algorithm (ring,ring)",
+       "per-dimension lists): all-reduce is a reduce-scatter inside each board (--hierarchy "
+       "rack/pod: each rack, pod), an all-reduce of every shard across them (the chips of one "
+       "position in every board) and an all-gather back; reduce-scatter stops after a "
+       "reduce-scatter across; all-gather gathers across, then inside; --level-algorithms picks "
+       "each level's algorithm (ring,ring)",
        std::string("NCCL (intra-node then inter-node rings and trees); W. Won et al., "
                    "\"ASTRA-sim2.0\", ISPASS 2023 (hierarchical collectives per dimension)"),
-       {"all-reduce"},
+       {"all-reduce", "reduce-scatter", "all-gather"},
        "any number of ranks in boards (racks, pods) of one size",
        &any_n,
        false,

@@ -57,11 +57,24 @@ std::int64_t check_stages(const Schedule& s, ErrorKind on_failure, const std::st
     if (!(st.share == Fraction{1, 1})) fail(0, "a schedule of one stage works on the whole buffer");
     return static_cast<std::int64_t>(chips.size());
   }
-  if (s.collective != "all-reduce")
-    fail(0, "stages compose an all-reduce (hierarchical); this is a " + s.collective);
+  const std::string& whole = s.collective;
+  if (whole != "all-reduce" && whole != "reduce-scatter" && whole != "all-gather")
+    fail(0, "stages compose an all-reduce, reduce-scatter or all-gather (hierarchical); this is "
+            "a " +
+                whole);
+  // A stage's chips in their ranks' order: parts, groups, members.
+  auto in_order = [&](std::size_t g) {
+    std::vector<std::int64_t> all;
+    for (const RankSchedule& r : stages[g].parts)
+      for (const auto& grp : r.groups) all.insert(all.end(), grp.begin(), grp.end());
+    return all;
+  };
   std::unordered_map<std::int64_t, std::size_t> index;
   for (std::size_t k = 0; k < chips.size(); ++k) index[chips[k]] = k;
   const std::size_t P = chips.size(), W = (P + 63) / 64;
+  const auto n = static_cast<std::int64_t>(P);
+  std::vector<std::uint64_t> everyone(W, ~std::uint64_t{0});
+  if (P % 64) everyone[W - 1] = (std::uint64_t{1} << (P % 64)) - 1;
   std::vector<State> st(P);
   for (std::size_t k = 0; k < P; ++k) {
     st[k].lo = {0, 1};
@@ -69,15 +82,28 @@ std::int64_t check_stages(const Schedule& s, ErrorKind on_failure, const std::st
     st[k].from.assign(W, 0);
     st[k].from[k / 64] |= std::uint64_t{1} << (k % 64);
   }
+  if (whole == "all-gather") {
+    // The k-th chip of the first stage's ranks starts with block k, complete.
+    const std::vector<std::int64_t> first = in_order(0);
+    for (std::size_t k = 0; k < first.size(); ++k) {
+      State& m = st[index.at(first[k])];
+      m.lo = make_q(static_cast<std::int64_t>(k), n);
+      m.hi = make_q(static_cast<std::int64_t>(k) + 1, n);
+      m.from = everyone;
+    }
+  }
   std::int64_t checked = 0;
   std::vector<std::uint64_t> acc(W);
   for (std::size_t g = 0; g < stages.size(); ++g) {
     const RankStage& stage = stages[g];
     if (members(g) != chips) fail(g, "every stage of a hierarchical schedule has the same chips");
     const std::string& c = stage.collective;
-    if (c != "reduce-scatter" && c != "all-reduce" && c != "all-gather")
-      fail(g, "a hierarchical all-reduce composes reduce-scatter, all-reduce and all-gather, not " +
-                  c);
+    if (whole == "all-reduce" ? c != "reduce-scatter" && c != "all-reduce" && c != "all-gather"
+                              : c != whole)
+      fail(g, "a hierarchical " + whole + " composes " +
+                  (whole == "all-reduce" ? std::string("reduce-scatter, all-reduce and all-gather")
+                                         : whole) +
+                  ", not " + c);
     for (const RankSchedule& r : stage.parts)
       for (const auto& grp : r.groups) {
         const auto n = static_cast<std::int64_t>(grp.size());
@@ -130,6 +156,21 @@ std::int64_t check_stages(const Schedule& s, ErrorKind on_failure, const std::st
         }
         checked += n;
       }
+  }
+  if (whole == "reduce-scatter") {
+    // The k-th chip of the last stage's ranks ends with block k, summed over every chip.
+    const std::vector<std::int64_t> last = in_order(stages.size() - 1);
+    for (std::size_t k = 0; k < last.size(); ++k) {
+      const State& m = st[index.at(last[k])];
+      if (!(m.lo == make_q(static_cast<std::int64_t>(k), n)) ||
+          !(m.hi == make_q(static_cast<std::int64_t>(k) + 1, n)))
+        fail(stages.size() - 1, "chip " + std::to_string(last[k]) + " (rank " + std::to_string(k) +
+                                    " of the last stage) ends without block " + std::to_string(k));
+      if (m.from != everyone)
+        fail(stages.size() - 1,
+             "chip " + std::to_string(last[k]) + " ends without every chip's contribution");
+    }
+    return checked;
   }
   for (std::size_t k = 0; k < P; ++k) {
     if (!(st[k].lo == Q{0, 1}) || !(st[k].hi == Q{1, 1}))

@@ -3,12 +3,16 @@
 // of exact fractions) and whose contributions its copy sums (a bitset over the chips).
 //  - One stage of share 1 running the schedule's collective: every group does the collective
 //    (coll-sched --group); what each group ends with is rank_verify.hpp's proof.
-//  - Several stages (hierarchical all-reduce): every chip takes part in every stage, in one
-//    group; the members of a group hold the same interval of the stage's share (reduce-scatter,
+//  - Several stages (hierarchical): every chip takes part in every stage, in one group; the
+//    members of a group hold the same interval of the stage's share (reduce-scatter,
 //    all-reduce) with disjoint contributions, or the consecutive equal parts of one (all-gather)
 //    with the same contributions; reduce-scatter leaves the member of position p the p-th part
-//    summed over the group, all-reduce the whole, all-gather the parent interval. At the end every
-//    chip must hold the whole buffer summed over every chip, each once.
+//    summed over the group, all-reduce the whole, all-gather the parent interval. An all-reduce
+//    composes all three and ends with every chip holding the whole buffer summed over every
+//    chip, each once; a reduce-scatter composes reduce-scatters and ends with the k-th chip of
+//    the last stage's ranks (parts, groups, members in order) holding the k-th of P blocks so
+//    summed; an all-gather composes all-gathers from the k-th chip of the first stage's ranks
+//    holding the k-th block, and ends with every chip holding the whole buffer.
 #pragma once
 #include "coll/schedule.hpp"
 #include "core/error.hpp"

@@ -280,6 +280,54 @@ TEST_CASE("stages compose only as reduce-scatter, all-reduce of the shard, all-g
   CHECK_NOTHROW(coll::verify_ranks(s, net, {}, *fn, ErrorKind::Input, "t"));
 }
 
+TEST_CASE("hierarchical reduce-scatter and all-gather: composed exactly, and their closed form",
+          "[coll][ranks]") {
+  // 64 chips, 8 boards of 8 on a non-blocking two-level tree, every link B and a. Reduce-scatter:
+  // a ring inside each board (b-1 steps of S/b over chip-leaf-chip), then a ring across the
+  // boards among the chips of one position (G-1 steps of S/n over chip-leaf-spine-leaf-chip,
+  // the ECMP split leaving each uplink one flow's worth). All-gather runs the same steps
+  // backwards.
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0, b = 8, G = 8, n = 64;
+  const topo::Network net = network("fat-tree", 64, "fat-tree:2L-k8-osr1/c8", B, a);
+  const double want = (b - 1) * (2 * a + S / b / B) + (G - 1) * (4 * a + S / n / B);
+  for (const char* c : {"reduce-scatter", "all-gather"}) {
+    INFO(c);
+    CHECK(close(simulate(c, "hierarchical", net, S), want));
+  }
+  auto fn = test::routing::build("minimal", net);
+  for (const char* c : {"reduce-scatter", "all-gather"}) {
+    INFO(c);
+    coll::Request req;
+    req.collective = c;
+    req.algorithm = "hierarchical";
+    req.bytes_per_node = 1 << 20;
+    const coll::Schedule s = coll::generate(req, net, {}, fn.get());
+    REQUIRE(s.stages->size() == 2);
+    const bool rs = std::string(c) == "reduce-scatter";
+    CHECK((*s.stages)[rs ? 1 : 0].share == coll::Fraction{1, 8});
+    auto bad = [&](auto edit) {
+      coll::Schedule t = s;
+      edit(t);
+      return kind_of([&] { coll::verify_ranks(t, net, {}, *fn, ErrorKind::Input, "t"); });
+    };
+    // The levels the other way round, a stage on the wrong share, an all-reduce inside, and
+    // (reduce-scatter) the last stage's ranks reordered so the blocks land on other chips.
+    CHECK(bad([](coll::Schedule& t) { std::swap((*t.stages)[0], (*t.stages)[1]); }) ==
+          ErrorKind::Input);
+    CHECK(bad([&](coll::Schedule& t) {
+            (*t.stages)[rs ? 1 : 0].share = {1, 1};
+          }) == ErrorKind::Input);
+    CHECK(bad([](coll::Schedule& t) { (*t.stages)[0].collective = "all-reduce"; }) ==
+          ErrorKind::Input);
+    if (rs)
+      CHECK(bad([](coll::Schedule& t) {
+              auto& g = (*t.stages)[1].parts[0].groups;
+              std::swap(g[0], g[1]);
+            }) == ErrorKind::Input);
+    CHECK_NOTHROW(coll::verify_ranks(s, net, {}, *fn, ErrorKind::Input, "t"));
+  }
+}
+
 namespace {
 
 coll::Schedule skewed(const std::string& algorithm, const topo::Network& net, double S,

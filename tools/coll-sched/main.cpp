@@ -49,7 +49,8 @@ std::string help_text() {
   }
   s += "\nDimension scheduling (--dims, torus algorithms):\n";
   for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
-  s += "  hierarchical (all-reduce): --hierarchy board|rack|pod, --level-algorithms INNER,OUTER\n";
+  s += "  hierarchical (all-reduce, reduce-scatter, all-gather): --hierarchy board|rack|pod, "
+       "--level-algorithms INNER,OUTER\n";
   s += "\nExamples:\n"
        "  topo-enum -n 32 --family fat-tree --where k=8,layers=2,chips_per_board=1 | topo-gen \\\n"
        "    | topo-route --algorithm dmodk | coll-sched --collective all-reduce --algorithm ring "
