@@ -12,7 +12,10 @@
 
 #include "topo/torus_geometry.hpp"
 #include <algorithm>
+#include <bit>
 #include <map>
+
+#include <bit>
 
 namespace icnkit::coll {
 
@@ -120,6 +123,49 @@ const RankAlgorithmInfo& require_rank(const std::string& name, const std::string
   return *alg;
 }
 
+Schedule finish_ranks(Schedule& s, const topo::Network& net, const topo::Faults& faults,
+                      const route::RoutingFunction& fn) {
+  s.network_fingerprint = net.fingerprint;
+  s.verification =
+      verify_ranks(s, net, faults, fn, ErrorKind::Runtime, "coll-sched internal error: /schedule");
+  seal(s);
+  return s;
+}
+
+// Hierarchical all-to-all: the chips in packaging order, exchanging inside each level (board,
+// rack, pod) and then across, which needs levels of one size, both that size and their number
+// powers of two.
+Schedule hierarchical_all_to_all(const Request& req, const topo::Network& net,
+                                 const topo::Faults& faults, const route::RoutingFunction& fn,
+                                 Schedule& s) {
+  const auto levels = rank_groups(net, faults, req.hierarchy, "--hierarchy", s.left);
+  if (levels.empty()) fail_infeasible("/faults", "no live chip");
+  const auto b = static_cast<std::int64_t>(levels.front().size());
+  const auto count = static_cast<std::int64_t>(levels.size());
+  for (const auto& g : levels)
+    if (static_cast<std::int64_t>(g.size()) != b)
+      fail_infeasible("--hierarchy", "the " + req.hierarchy + " of chip " +
+                                         std::to_string(g.front()) + " has " +
+                                         std::to_string(g.size()) + " live chips, that of chip " +
+                                         std::to_string(levels.front().front()) + " " +
+                                         std::to_string(b) + ": levels of one size only");
+  if (!std::has_single_bit(static_cast<std::uint64_t>(b)) ||
+      !std::has_single_bit(static_cast<std::uint64_t>(count)))
+    fail_infeasible("--hierarchy",
+                    "hierarchical all-to-all exchanges by XOR: " + std::to_string(count) + " " +
+                        req.hierarchy + "s of " + std::to_string(b) + " chips, not powers of two");
+  RankStage st;
+  st.collective = "all-to-all";
+  st.algorithm = "hierarchical";
+  st.share = Fraction{1, 1};
+  st.parts.push_back(coll::hierarchical_all_to_all(count * b, b));
+  std::vector<std::int64_t> all;
+  for (const auto& g : levels) all.insert(all.end(), g.begin(), g.end());
+  st.parts.back().groups = {all};
+  s.stages->push_back(std::move(st));
+  return finish_ranks(s, net, faults, fn);
+}
+
 // One stage: `alg` running `collective` in every group, groups of one size per part.
 RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective, Fraction share,
                      const std::vector<std::vector<std::int64_t>>& groups, std::int64_t root,
@@ -176,6 +222,7 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     // g-th of G inner groups holds block p G + g.
     if (req.group != "all" || !req.group_lists.empty())
       fail_usage("--group", "hierarchical runs over the whole machine, in groups of its own");
+    if (col.name == "all-to-all") return hierarchical_all_to_all(req, net, faults, *fn, s);
     const bool ar = col.name == "all-reduce", rs = col.name == "reduce-scatter";
     const std::string inner_coll = ar || rs ? "reduce-scatter" : "all-gather";
     const RankAlgorithmInfo& in = require_rank(req.inner, inner_coll, net, "--level-algorithms");
@@ -228,11 +275,7 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     }
     s.skew = req.skew;
   }
-  s.network_fingerprint = net.fingerprint;
-  s.verification =
-      verify_ranks(s, net, faults, *fn, ErrorKind::Runtime, "coll-sched internal error: /schedule");
-  seal(s);
-  return s;
+  return finish_ranks(s, net, faults, *fn);
 }
 
 } // namespace

@@ -389,6 +389,23 @@ RankSchedule chain(const std::string& c, std::int64_t n, std::int64_t root, std:
   return pipeline(b, std::move(sends), bcast ? "broadcast" : "reduce");
 }
 
+} // namespace
+
+// Two-level all-to-all on n ranks in levels of b (boards), both powers of two: b-1 exchanges
+// inside the level (XOR x < b), each passing the peer every item bound for the peer's position
+// in any level (n/b items), then n/b-1 exchanges across levels between the chips of one
+// position (XOR a multiple of b), each passing every item bound for the peer's level (b items).
+RankSchedule hierarchical_all_to_all(std::int64_t n, std::int64_t b) {
+  Builder bl("all-to-all", n, 0);
+  for (std::int64_t x = 1; x < b; ++x)
+    bl.step("inside").transfers.push_back(xor_mask(x, false, b - 1, true));
+  for (std::int64_t y = b; y < n; y += b)
+    bl.step("across").transfers.push_back(xor_mask(y, false, (n - 1) & ~(b - 1), true));
+  return bl.done();
+}
+
+namespace {
+
 constexpr const char* kThakur =
     "R. Thakur, R. Rabenseifner, W. Gropp, \"Optimization of Collective Communication Operations "
     "in MPICH\", IJHPCA 19(1), 2005";
@@ -458,11 +475,13 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "rack/pod: each rack, pod), an all-reduce of every shard across them (the chips of one "
        "position in every board) and an all-gather back; reduce-scatter stops after a "
        "reduce-scatter across; all-gather gathers across, then inside; --level-algorithms picks "
-       "each level's algorithm (ring,ring)",
+       "each level's algorithm (ring,ring); all-to-all exchanges inside each board by XOR (each "
+       "peer getting every item for its position), then across (each getting every item for its "
+       "board): boards and their count powers of two",
        std::string("NCCL (intra-node then inter-node rings and trees); W. Won et al., "
                    "\"ASTRA-sim2.0\", ISPASS 2023 (hierarchical collectives per dimension)"),
-       {"all-reduce", "reduce-scatter", "all-gather"},
-       "any number of ranks in boards (racks, pods) of one size",
+       {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"},
+       "any number of ranks in boards (racks, pods) of one size (all-to-all: powers of two)",
        &any_n,
        false,
        nullptr},

@@ -33,6 +33,10 @@ struct RankAlgorithmInfo {
 };
 
 const std::vector<RankAlgorithmInfo>& rank_algorithms();
+
+// hierarchical's all-to-all (one stage; its ranks in levels of b consecutive ranks, n and b
+// powers of two): b-1 exchanges inside each level, then n/b-1 across (rank_algorithms.cpp).
+RankSchedule hierarchical_all_to_all(std::int64_t n, std::int64_t b);
 const RankAlgorithmInfo* find_rank_algorithm(const std::string& name);
 std::string rank_algorithm_names(); // "ring, direct, ..."
 

@@ -314,7 +314,8 @@ Schedule parse_schedule(ObjReader& r) {
         so.fail("collective", "unknown collective \"" + g.collective + "\"");
       g.algorithm = so.string("algorithm");
       const RankAlgorithmInfo* ga = find_rank_algorithm(g.algorithm);
-      if (!ga || !ga->generate || !ga->implements(g.collective))
+      // A stage names one level's algorithm; hierarchical's all-to-all is itself one stage.
+      if (!ga || !ga->implements(g.collective) || (!ga->generate && g.collective != "all-to-all"))
         so.fail("algorithm",
                 "\"" + g.algorithm + "\" is no algorithm of " + g.collective + " between ranks");
       g.share = parse_fraction(so.string("share"), so.where("share"));

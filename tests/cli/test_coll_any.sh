@@ -12,7 +12,7 @@ pairs=(all-reduce:ring all-reduce:direct all-reduce:halving-doubling all-reduce:
   reduce-scatter:ring reduce-scatter:direct reduce-scatter:halving-doubling reduce-scatter:bruck
   all-gather:ring all-gather:direct all-gather:halving-doubling all-gather:bruck
   all-to-all:direct all-to-all:pairwise all-to-all:bruck broadcast:binomial reduce:binomial
-  all-reduce:hierarchical reduce-scatter:hierarchical all-gather:hierarchical
+  all-reduce:hierarchical reduce-scatter:hierarchical all-gather:hierarchical all-to-all:hierarchical
   all-reduce:double-binary-tree broadcast:double-binary-tree
   reduce:double-binary-tree broadcast:chain reduce:chain)
 topo-enum -n 16 --family all --scope inter-rack --limit 500 >"$T/cands.json"

@@ -328,6 +328,46 @@ TEST_CASE("hierarchical reduce-scatter and all-gather: composed exactly, and the
   }
 }
 
+TEST_CASE("hierarchical all-to-all: inside the board, then across, by XOR", "[coll][ranks]") {
+  // 64 chips in 16 boards of 4 on a non-blocking two-level tree. b-1 = 3 exchanges inside the
+  // board move n/b = 16 items of S/n each; 15 across move b = 4 items. A step whose pairs all
+  // share a leaf switch takes 2 hops, else 4 (the ECMP split keeps every uplink to one flow's
+  // worth): the leaf of a chip is the other end of its one link.
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0, n = 64, b = 4;
+  const topo::Network net = network("fat-tree", 64, "fat-tree:2L-k16-osr1/c4", B, a);
+  std::vector<std::int64_t> leaf(64, -1);
+  for (const topo::Link& l : net.links)
+    for (auto [c, sw] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}})
+      if (c < 64 && sw >= 64) leaf[static_cast<std::size_t>(c)] = sw;
+  const std::vector<std::int64_t> order = coll::rank_order(net, {});
+  auto hops = [&](std::int64_t x) {
+    for (std::int64_t i = 0; i < 64; ++i)
+      if (leaf[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] !=
+          leaf[static_cast<std::size_t>(order[static_cast<std::size_t>(i ^ x)])])
+        return 4.0;
+    return 2.0;
+  };
+  double want = 0;
+  for (std::int64_t x = 1; x < 4; ++x) want += hops(x) * a + (n / b) * (S / n) / B;
+  for (std::int64_t y = 4; y < 64; y += 4) want += hops(y) * a + b * (S / n) / B;
+  CHECK(close(simulate("all-to-all", "hierarchical", net, S), want));
+  // Boards of 3 (a failed chip) or a count that is no power of two are refused.
+  const topo::Network ft = network("fat-tree", 64, "fat-tree:2L-k16-osr1/c4");
+  auto fn = test::routing::build("minimal", ft);
+  coll::Request req;
+  req.collective = "all-to-all";
+  req.algorithm = "hierarchical";
+  req.bytes_per_node = 1 << 20;
+  topo::FaultRequest fr;
+  fr.chips = {"5"};
+  const topo::Faults f = topo::make_faults(ft, fr);
+  auto fnf = test::routing::build("minimal", ft, f);
+  CHECK(kind_of([&] { coll::generate(req, ft, f, fnf.get()); }) == ErrorKind::Infeasible);
+  const topo::Network odd = network("fat-tree", 48, "fat-tree:2L-k12-osr1/c4");
+  auto fno = test::routing::build("minimal", odd);
+  CHECK(kind_of([&] { coll::generate(req, odd, {}, fno.get()); }) == ErrorKind::Infeasible);
+}
+
 namespace {
 
 coll::Schedule skewed(const std::string& algorithm, const topo::Network& net, double S,

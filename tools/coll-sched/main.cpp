@@ -49,8 +49,8 @@ std::string help_text() {
   }
   s += "\nDimension scheduling (--dims, torus algorithms):\n";
   for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
-  s += "  hierarchical (all-reduce, reduce-scatter, all-gather): --hierarchy board|rack|pod, "
-       "--level-algorithms INNER,OUTER\n";
+  s += "  hierarchical: --hierarchy board|rack|pod, --level-algorithms INNER,OUTER (not for "
+       "all-to-all)\n";
   s += "\nExamples:\n"
        "  topo-enum -n 32 --family fat-tree --where k=8,layers=2,chips_per_board=1 | topo-gen \\\n"
        "    | topo-route --algorithm dmodk | coll-sched --collective all-reduce --algorithm ring "
@@ -259,6 +259,10 @@ int main(int argc, char** argv) {
         }
         if (app_->count("--seed") > 0 && !(req.skew && req.skew->kind == "zipf"))
           fail_usage("--seed", "seeds --skew zipf:S only");
+        if (app_->count("--level-algorithms") > 0 && collective == "all-to-all")
+          fail_usage("--level-algorithms",
+                     "hierarchical all-to-all exchanges inside, then across, by XOR: it takes no "
+                     "algorithms");
         for (const char* o : {"--hierarchy", "--level-algorithms"})
           if (app_->count(o) > 0 && algorithm != "hierarchical")
             fail_usage(o, "belongs to --algorithm hierarchical");
