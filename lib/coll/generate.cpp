@@ -301,7 +301,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");
   if (req.skew)
     fail_usage("--skew", "all-to-all-v runs between ranks; the torus's " + req.algorithm +
-                             " moves equal items (use direct, pairwise or bruck)");
+                             " moves equal items (use direct, pairwise, bruck or hierarchical)");
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
   require_implements(alg, col.name, "--collective");
   if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");

@@ -115,11 +115,12 @@ int main(int argc, char** argv) {
                        "tensor groups of K) or list:FILE (one group per line, chip ids separated "
                        "by spaces or commas, # comments). Failed chips leave their group")
             ->default_str("all");
-        app.add_option("--skew", skew,
-                       "All-to-all-v between ranks (direct, pairwise, bruck): zipf:S (the ranks "
-                       "ranked by popularity in a --seed order, rank r getting 1/r^S of every "
-                       "origin's S bytes; the MoE case) or matrix:FILE (an n x n matrix of "
-                       "relative sizes, row = origin, one row per line)");
+        app.add_option(
+            "--skew", skew,
+            "All-to-all-v between ranks (direct, pairwise, bruck, hierarchical): zipf:S (the ranks "
+            "ranked by popularity in a --seed order, rank r getting 1/r^S of every "
+            "origin's S bytes; the MoE case) or matrix:FILE (an n x n matrix of "
+            "relative sizes, row = origin, one row per line)");
         app.add_option("--seed", seed, "With --skew zipf:S: the seed of the popularity order");
         app.add_option("--hierarchy", hierarchy,
                        "hierarchical: the inner level, board (default), rack or pod")
