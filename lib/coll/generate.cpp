@@ -166,6 +166,8 @@ Schedule hierarchical_all_to_all(const Request& req, const topo::Network& net,
   return finish_ranks(s, net, faults, fn);
 }
 
+constexpr std::int64_t kMaxChunks = 65536;
+
 // One stage: `alg` running `collective` in every group, groups of one size per part.
 RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective, Fraction share,
                      const std::vector<std::vector<std::int64_t>>& groups, std::int64_t root,
@@ -184,6 +186,13 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
     if (root >= n)
       fail_usage("--root", "rank " + std::to_string(root) + " is not in the group of chip " +
                                std::to_string(g.front()) + " (" + std::to_string(n) + " ranks)");
+    // A pipeline lists every (sender, chunk) pair: keep the document and its verification to
+    // some 4 million of them.
+    if (chunks > 0 && (chunks > kMaxChunks || chunks * n > kMaxChunks * 64))
+      fail_usage("--chunks", std::to_string(chunks) + " chunks on " + std::to_string(n) +
+                                 " ranks: at most " + std::to_string(kMaxChunks) +
+                                 ", and chunks x ranks at most " +
+                                 std::to_string(kMaxChunks * 64));
     auto [it, fresh] = part_of.emplace(g.size(), st.parts.size());
     if (fresh) {
       st.parts.push_back(alg.generate(collective, n, root, chunks));

@@ -87,6 +87,9 @@ check "double binary tree: 3 chunks a tree" test "$(jget "$T/dbt.json" "d['sched
 coll-sched -i "$T/ssr.json" --collective broadcast --algorithm chain --root 5 --bytes 1MiB --chunks 4 -q >"$T/chain.json"
 check "chain of 16 ranks, 4 chunks: 18 steps" test "$(jget "$T/chain.json" "d['schedule']['stages'][0]['parts'][0]['step_count']")" = 18
 expect_ok net-sim -i "$T/dbt.json" --mode flit -q
+# Chunks beyond what a document can list are refused at once (they hung before).
+expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm double-binary-tree --bytes 1MiB --chunks 100000000
+expect_exit 2 "$T/ssr.json" coll-sched --collective broadcast --algorithm chain --bytes 1MiB --chunks 2000000
 expect_exit 4 "$T/ssr.json" coll-sched --collective broadcast --algorithm ring --bytes 1MiB
 expect_exit 2 "$T/ssr.json" coll-sched --collective all-reduce --algorithm bogus --bytes 1MiB
 
