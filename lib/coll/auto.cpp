@@ -19,7 +19,9 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
       if (a.implements(req.collective)) names.push_back(a.name);
   const bool grouped = req.group != "all" || !req.group_lists.empty();
   for (const RankAlgorithmInfo& a : rank_algorithms())
-    if (a.implements(req.collective) && !(grouped && !a.generate) &&
+    // An algorithm that assumes more of the hardware (in-network reduction) is the user's
+    // choice, not auto's.
+    if (a.implements(req.collective) && !(grouped && !a.generate) && a.assumes.empty() &&
         std::find(names.begin(), names.end(), a.name) == names.end())
       names.push_back(a.name);
   const std::vector<char> down = faults.down_links(net);

@@ -152,7 +152,7 @@ std::vector<double> injection_bandwidths(const topo::Network& net, const topo::F
 std::optional<Bound> collective_bound(const std::string& collective,
                                       const std::vector<std::int64_t>& chips, double bytes,
                                       const topo::Network& net, const topo::Faults& faults,
-                                      std::int64_t group) {
+                                      std::int64_t group, bool in_network) {
   const auto n = static_cast<double>(group > 0 ? group : static_cast<std::int64_t>(chips.size()));
   if (n < 2) return std::nullopt;
   const std::vector<char> down_chips = faults.down_chips(net);
@@ -161,9 +161,9 @@ std::optional<Bound> collective_bound(const std::string& collective,
   for (std::int64_t c : chips) b_inj = std::min(b_inj, inj[static_cast<std::size_t>(c)]);
   if (!(b_inj > 0)) return std::nullopt;
   double factor = (n - 1) / n;
-  if (collective == "all-reduce") factor = 2 * (n - 1) / n;
+  if (collective == "all-reduce") factor = in_network ? 1 : 2 * (n - 1) / n;
   if (collective == "broadcast" || collective == "reduce") factor = 1;
-  Bound b{factor * bytes / b_inj, "injection"};
+  Bound b{factor * bytes / b_inj, in_network ? "injection (in-network)" : "injection"};
   const double bis = net.metrics.bisection_bandwidth_bytes_per_s;
   std::int64_t live = 0;
   for (std::int64_t c = 0; c < net.n_chip; ++c) live += !down_chips[static_cast<std::size_t>(c)];
@@ -172,7 +172,7 @@ std::optional<Bound> collective_bound(const std::string& collective,
     const double t = n * bytes / (4 * bis);
     if (t > b.time_s) b = {t, "bisection"};
   }
-  if ((collective == "all-gather" || collective == "reduce-scatter") &&
+  if ((collective == "all-gather" || collective == "reduce-scatter") && !in_network &&
       (group == 0 || group == static_cast<std::int64_t>(chips.size())))
     if (auto c = cut_rate(chips, net, faults); c && c->rate > 0) {
       const double t = bytes / n / c->rate;

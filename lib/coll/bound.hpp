@@ -25,6 +25,12 @@
 // bisection bound: its items need not cross the bisection evenly.
 // The largest applies ("cut" only when above the injection bound by a relative 1e-9). Latency
 // terms are left out: a bound on the bandwidth term only.
+// With switches that reduce (`in_network`, rank_schedule.hpp's transfers via a switch) an
+// all-reduce need only send each rank's S once and receive the sum once: time >= S / B
+// ("injection (in-network)"); and a cut no longer bounds a reduce-scatter or all-gather, whose
+// data the switch may reduce or replicate after the cut, so the cut bound is left out.
+// Reduce-scatter and all-gather keep (n-1)/n S / B: a rank still sends (receives) the other
+// ranks' shares of its data (of theirs).
 #pragma once
 #include "topo/faults.hpp"
 #include "topo/network.hpp"
@@ -46,7 +52,7 @@ struct Bound {
 std::optional<Bound> collective_bound(const std::string& collective,
                                       const std::vector<std::int64_t>& chips, double bytes,
                                       const topo::Network& net, const topo::Faults& faults,
-                                      std::int64_t group = 0);
+                                      std::int64_t group = 0, bool in_network = false);
 
 // Every chip's live injection bandwidth (per direction), indexed by chip id: the sum of its live
 // links to live nodes.

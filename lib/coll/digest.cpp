@@ -78,6 +78,11 @@ std::string schedule_digest(const Schedule& s) {
           f.add_int(static_cast<std::int64_t>(grp.size()));
           for (std::int64_t c : grp) f.add_int(c);
         }
+        if (!r.switches.empty()) { // absent from the digests of schedules without them
+          f.add_text("switches");
+          f.add_int(static_cast<std::int64_t>(r.switches.size()));
+          for (std::int64_t w : r.switches) f.add_int(w);
+        }
         f.add_int(r.blocks);
         f.add_int(r.root);
         f.add_int(static_cast<std::int64_t>(r.phases.size()));

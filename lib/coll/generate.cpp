@@ -2,6 +2,7 @@
 
 #include "coll/auto.hpp"
 #include "coll/digest.hpp"
+#include "coll/in_network.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_compose.hpp"
 #include "coll/rank_program.hpp"
@@ -125,6 +126,22 @@ const RankAlgorithmInfo& require_rank(const std::string& name, const std::string
 
 Schedule finish_ranks(Schedule& s, const topo::Network& net, const topo::Faults& faults,
                       const route::RoutingFunction& fn) {
+  // In-network reduction: every group reduces in a switch all its chips have a live link to.
+  for (RankStage& st : *s.stages)
+    for (RankSchedule& r : st.parts) {
+      if (!uses_switch(r)) continue;
+      r.switches = group_switches(net, faults, r.groups);
+      for (std::size_t g = 0; g < r.groups.size(); ++g)
+        if (r.switches[g] < 0)
+          fail_infeasible("--algorithm",
+                          st.algorithm +
+                              " reduces in a switch that every chip of the group has "
+                              "a link to; the " +
+                              std::to_string(r.groups[g].size()) + " chips of the group of chip " +
+                              std::to_string(r.groups[g].front()) +
+                              " share none (use --group on a switch's chips, or hierarchical "
+                              "with in-network inside)");
+    }
   s.network_fingerprint = net.fingerprint;
   s.verification =
       verify_ranks(s, net, faults, fn, ErrorKind::Runtime, "coll-sched internal error: /schedule");
@@ -191,8 +208,7 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
     if (chunks > 0 && (chunks > kMaxChunks || chunks * n > kMaxChunks * 64))
       fail_usage("--chunks", std::to_string(chunks) + " chunks on " + std::to_string(n) +
                                  " ranks: at most " + std::to_string(kMaxChunks) +
-                                 ", and chunks x ranks at most " +
-                                 std::to_string(kMaxChunks * 64));
+                                 ", and chunks x ranks at most " + std::to_string(kMaxChunks * 64));
     auto [it, fresh] = part_of.emplace(g.size(), st.parts.size());
     if (fresh) {
       st.parts.push_back(alg.generate(collective, n, root, chunks));

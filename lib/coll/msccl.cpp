@@ -345,6 +345,9 @@ std::string staged(const Schedule& s, const std::string& name); // below, with t
 
 std::string rank_form(const Schedule& s, const std::string& name) {
   const auto& stages = *s.stages;
+  if (uses_switch(s))
+    fail_infeasible("--format", "MSCCL-IR moves chunks between GPUs; this schedule reduces in a "
+                                "switch (in-network), which MSCCL cannot express");
   if (stages.size() != 1) return staged(s, name);
   const RankStage& st = stages.front();
   if (st.parts.size() != 1 || st.parts.front().groups.size() != 1)

@@ -389,6 +389,49 @@ RankSchedule chain(const std::string& c, std::int64_t n, std::int64_t root, std:
   return pipeline(b, std::move(sends), bcast ? "broadcast" : "reduce");
 }
 
+RankTransfer via_switch(bool reduce, Blocks b, std::int64_t offset, std::int64_t count) {
+  RankTransfer t;
+  t.peer = Peer::Switch;
+  t.k = 0;
+  t.reduce = reduce;
+  t.blocks = b;
+  t.offset = offset;
+  t.count = count;
+  return t;
+}
+
+// In-network (NVLS-like), every rank on one switch: all-reduce cuts the buffer into P chunks of
+// n blocks, rank i owning block i of each; in step t the switch reduces chunk t (every rank sends
+// the chunk up, the switch adds and returns each owner its block: NVLS's multimem load-reduce)
+// while each owner multicasts its reduced block of chunk t-1 (one block up, the switch writes it
+// to every rank), so each rank sends and receives (n+1)/n of a chunk per step, and the bus
+// bandwidth approaches 2(n-1)/(n+1) of a link's. Reduce-scatter is one reduce, all-gather one
+// multicast.
+RankSchedule in_network(const std::string& c, std::int64_t n, std::int64_t root,
+                        std::int64_t chunks) {
+  if (c != "all-reduce") {
+    Builder b(c, n, root);
+    if (n < 2) return b.done();
+    if (c == "reduce-scatter")
+      b.step("reduce").transfers.push_back(via_switch(true, Blocks::All, 0, n));
+    else
+      b.step("multicast").transfers.push_back(via_switch(false, Blocks::Offset, 0, 1));
+    return b.done();
+  }
+  // Default: 32 chunks (within 3% of the pipeline's limit at large sizes), fewer where n x P
+  // blocks would pass 2^20.
+  const std::int64_t P =
+      chunks > 0 ? chunks : std::clamp<std::int64_t>((std::int64_t{1} << 20) / n, 1, 32);
+  Builder b(c, n, root, n * P);
+  if (n < 2) return b.done();
+  for (std::int64_t t = 0; t <= P; ++t) {
+    RankStep& st = b.step(t == 0 ? "reduce" : t == P ? "multicast" : "reduce+multicast");
+    if (t < P) st.transfers.push_back(via_switch(true, Blocks::Range, t * n, n));
+    if (t > 0) st.transfers.push_back(via_switch(false, Blocks::Offset, (t - 1) * n, 1));
+  }
+  return b.done();
+}
+
 } // namespace
 
 // Two-level all-to-all on n ranks in levels of b (boards), both powers of two: b-1 exchanges
@@ -428,7 +471,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        false,
-       &ring},
+       &ring,
+       ""},
       {"direct",
        "one step: every rank sends every other rank its block at once (all-reduce: one "
        "reduce-scatter step, one all-gather step); for full meshes and single switches",
@@ -437,7 +481,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        false,
-       &direct},
+       &direct,
+       ""},
       {"halving-doubling",
        "recursive halving reduce-scatter and recursive doubling all-gather (Rabenseifner's "
        "all-reduce): log2 n steps each, exchanging with rank XOR d half of the remaining data; "
@@ -448,7 +493,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "all-reduce: any number of ranks; reduce-scatter, all-gather: a power of two",
        &pow2_unless_all_reduce,
        false,
-       &halving_doubling},
+       &halving_doubling,
+       ""},
       {"bruck",
        "Bruck's log-step algorithms on any n: all-gather (rank i sends what it holds to i-d, d "
        "doubling), reduce-scatter (its reverse) and all-to-all (items an odd multiple of d ahead "
@@ -459,7 +505,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        false,
-       &bruck},
+       &bruck,
+       ""},
       {"pairwise",
        "pairwise exchange: n-1 steps, rank i sending its item for rank i XOR k (powers of two) "
        "or i + k in step k (MPICH's long-message MPI_Alltoall)",
@@ -468,7 +515,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        false,
-       &pairwise},
+       &pairwise,
+       ""},
       {"hierarchical",
        "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
        "per-dimension lists): all-reduce is a reduce-scatter inside each board (--hierarchy "
@@ -484,7 +532,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks in boards (racks, pods) of one size (all-to-all: powers of two)",
        &any_n,
        false,
-       nullptr},
+       nullptr,
+       ""},
       {"binomial",
        "binomial tree rooted at --root: ceil(log2 n) steps, the ranks holding the buffer "
        "doubling each step (broadcast) or halving (reduce)",
@@ -493,7 +542,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        false,
-       &binomial},
+       &binomial,
+       ""},
       {"double-binary-tree",
        "two in-order binary trees, the second mirrored (or shifted by one) so that every leaf "
        "of one is an inner node of the other, each carrying half the buffer in --chunks "
@@ -506,7 +556,8 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        true,
-       &double_binary_tree},
+       &double_binary_tree,
+       ""},
       {"chain",
        "pipelined chain from the root through every rank in packaging order: the buffer in "
        "--chunks chunks (default 4 per rank, 8 to 256), chunk k leaving the j-th rank in step "
@@ -516,7 +567,23 @@ const std::vector<RankAlgorithmInfo>& rank_algorithms() {
        "any number of ranks",
        &any_n,
        true,
-       &chain},
+       &chain,
+       ""},
+      {"in-network",
+       "reduction in the switch every rank of the group is attached to (NVLS-like): all-reduce "
+       "in --chunks pipelined chunks (default 32), each reduced by the switch into its owner's "
+       "share (every rank sends the chunk up once) while the owners multicast the previous "
+       "chunk's shares through the switch; reduce-scatter is one reduce, all-gather one "
+       "multicast. Bus bandwidth approaches 2(n-1)/(n+1) of a link's",
+       "NVIDIA NVLink SHARP (NCCL's NVLS algorithm, 2.17+); R. L. Graham et al., \"Scalable "
+       "Hierarchical Aggregation Protocol (SHArP)\", COMHPC 2016",
+       {"all-reduce", "reduce-scatter", "all-gather"},
+       "groups whose chips all have a link to one switch (a single switch; a fat-tree leaf's "
+       "chips by --group or as a level of hierarchical)",
+       &any_n,
+       true,
+       &in_network,
+       kSwitchReduction},
   };
   return list;
 }

@@ -29,6 +29,10 @@ struct RankAlgorithmInfo {
   // Null for a composed algorithm (hierarchical: stages of the others, generate.cpp).
   RankSchedule (*generate)(const std::string& collective, std::int64_t n, std::int64_t root,
                            std::int64_t chunks) = nullptr;
+  // What it assumes of the hardware beyond links and the routing ("" = nothing): in-network
+  // reduction needs switches that add and multicast. --algorithm auto leaves such algorithms
+  // out; a schedule using one states the assumption.
+  std::string assumes;
   bool implements(const std::string& collective) const;
 };
 

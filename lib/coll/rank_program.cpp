@@ -1,5 +1,6 @@
 #include "coll/rank_program.hpp"
 
+#include "coll/in_network.hpp"
 #include "core/error.hpp"
 
 #include <algorithm>
@@ -52,6 +53,32 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
     for (std::size_t p = 0; p < st.parts.size(); ++p) {
       const RankSchedule& r = st.parts[p];
       const auto base = static_cast<std::int64_t>(steps_.size());
+      // Through a switch, a step's flows all take the latency of a chip's way up and down.
+      double switch_latency = 0;
+      if (uses_switch(r)) {
+        const auto links = switch_links(net, faults.down_links(net), r.groups, r.switches);
+        auto& ports = ports_[{g, p}];
+        ports.resize(r.groups.size());
+        for (std::size_t gi = 0; gi < r.groups.size(); ++gi)
+          for (std::size_t i = 0; i < links[gi].size(); ++i) {
+            const std::vector<std::int64_t>& ls = links[gi][i];
+            if (ls.empty())
+              fail_input("schedule", "chip " + std::to_string(r.groups[gi][i]) +
+                                         " has no live link to switch " +
+                                         std::to_string(r.switches[gi]));
+            SwitchPort& port = ports[gi].emplace_back();
+            double lat = 0;
+            for (std::int64_t l : ls) {
+              const topo::Link& k = net.links[static_cast<std::size_t>(l)];
+              const bool fwd = k.a == r.groups[gi][i];
+              port.up.push_back(topo::channel_of(l, fwd));
+              port.down.push_back(topo::channel_of(l, !fwd));
+              port.shares.push_back(1.0 / static_cast<double>(ls.size()));
+              lat = std::max(lat, k.latency_s);
+            }
+            switch_latency = std::max(switch_latency, 2 * lat);
+          }
+      }
       for (std::size_t j = 0; j < r.steps.size(); ++j) {
         const RankStep& rs = r.steps[j];
         sim::StepInfo info;
@@ -64,6 +91,10 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
         auto it = std::find(phases_.begin(), phases_.end(), name);
         info.phase = static_cast<int>(it - phases_.begin());
         if (it == phases_.end()) phases_.push_back(name);
+        if (!rs.transfers.empty() &&
+            std::all_of(rs.transfers.begin(), rs.transfers.end(),
+                        [](const RankTransfer& t) { return t.peer == RankTransfer::Peer::Switch; }))
+          info.latency_s = switch_latency;
         steps_.push_back(std::move(info));
         where_.push_back({g, p, j});
         std::string key = std::to_string(g) + "/" + std::to_string(p) + ":";
@@ -172,6 +203,10 @@ void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
   const std::int64_t n = r.ranks();
   const double block_bytes = block_bytes_[w.stage] / static_cast<double>(r.blocks);
   for (const RankTransfer& t : st.transfers) {
+    if (t.peer == RankTransfer::Peer::Switch) {
+      switch_flows(w, t, block_bytes, out);
+      continue;
+    }
     // A peer rule used by one transfer only (a direct all-to-all's n-1 shifts) is spread as it
     // goes: keeping its n spreads would only cost memory.
     const bool once =
@@ -199,6 +234,47 @@ void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
       else
         for (std::int64_t i = 0; i < n; ++i) emit(i);
     }
+  }
+}
+
+void RankProgram::switch_flows(const Where& w, const RankTransfer& t, double block_bytes,
+                               sim::StepFlows& out) const {
+  const RankSchedule& r = (*sched_.stages)[w.stage].parts[w.part];
+  const auto& ports = ports_.at({w.stage, w.part});
+  const std::int64_t n = r.ranks();
+  block_seen_.assign(static_cast<std::size_t>(r.blocks), 0);
+  for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+    const std::vector<std::int64_t>& chips = r.groups[gi];
+    const std::int64_t sw = r.switches[gi];
+    owner_bytes_.assign(static_cast<std::size_t>(n), 0.0);
+    double multicast = 0;
+    auto up = [&](std::int64_t i) {
+      transfer_blocks(r, t, i, blocks_);
+      const double bytes = static_cast<double>(blocks_.size()) * block_bytes;
+      const SwitchPort& p = ports[gi][static_cast<std::size_t>(i)];
+      out.add_split(chips[static_cast<std::size_t>(i)], sw, bytes, p.up, p.shares);
+      if (!t.reduce) {
+        multicast += bytes;
+        return;
+      }
+      // The switch sums every sender's partials of a block into one, for the block's owner.
+      for (std::int64_t b : blocks_)
+        if (!block_seen_[static_cast<std::size_t>(b)]) {
+          block_seen_[static_cast<std::size_t>(b)] = 1;
+          owner_bytes_[static_cast<std::size_t>(b % n)] += block_bytes;
+        }
+    };
+    if (t.from)
+      for (std::int64_t i : *t.from) up(i);
+    else
+      for (std::int64_t i = 0; i < n; ++i) up(i);
+    for (std::int64_t o = 0; o < n; ++o) {
+      const double bytes = t.reduce ? owner_bytes_[static_cast<std::size_t>(o)] : multicast;
+      if (bytes <= 0) continue;
+      const SwitchPort& p = ports[gi][static_cast<std::size_t>(o)];
+      out.add_split(sw, chips[static_cast<std::size_t>(o)], bytes, p.down, p.shares);
+    }
+    if (t.reduce) std::fill(block_seen_.begin(), block_seen_.end(), char{0});
   }
 }
 
@@ -233,6 +309,16 @@ std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
       const RankSchedule& r = stage.parts[pi];
       const std::string at =
           where + "/stages/" + std::to_string(g) + "/parts/" + std::to_string(pi);
+      const bool via = uses_switch(r);
+      if (via ? r.switches.size() != r.groups.size() : !r.switches.empty())
+        fail_input(at + "/switches", via ? "names one switch per group (" +
+                                               std::to_string(r.groups.size()) + " groups)"
+                                         : "names switches, but no transfer goes via one");
+      for (std::int64_t sw : r.switches)
+        if (sw < net.n_chip || sw >= static_cast<std::int64_t>(net.nodes.size()))
+          fail_input(at + "/switches", "node " + std::to_string(sw) + " is not a switch");
+      const auto links = via ? switch_links(net, down_links, r.groups, r.switches)
+                             : std::vector<std::vector<std::vector<std::int64_t>>>();
       for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
         const std::vector<std::int64_t>& chips = r.groups[gi];
         for (std::size_t k = 0; k < chips.size(); ++k) {
@@ -244,6 +330,17 @@ std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
             fail_input(at + "/groups/" + std::to_string(gi),
                        "chip " + std::to_string(c) + " has failed; it cannot be a rank");
         }
+        // Through the switch: every chip of the group reaches it over a live link.
+        if (via)
+          for (std::size_t k = 0; k < chips.size(); ++k) {
+            ++pairs;
+            if (links[gi][k].empty())
+              fail_infeasible(at + "/groups/" + std::to_string(gi),
+                              "group " + std::to_string(gi) + " of stage " + std::to_string(g) +
+                                  " reduces in switch " + std::to_string(r.switches[gi]) +
+                                  ", which chip " + std::to_string(chips[k]) +
+                                  " has no live link to");
+          }
         std::vector<std::pair<int, std::int64_t>> seen;
         for (std::size_t j = 0; j < r.steps.size(); ++j)
           for (std::size_t k = 0; k < r.steps[j].transfers.size(); ++k) {

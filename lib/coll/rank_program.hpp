@@ -49,6 +49,21 @@ private:
   void spread(std::int64_t from, std::int64_t to, route::Spread& sp) const;
 
   void item_bytes();
+  // A transfer through the group's switch (in-network reduction): every sender's blocks up its
+  // links to the switch, and down to the owners (reduce) or to every rank (copy).
+  void switch_flows(const Where& w, const RankTransfer& t, double block_bytes,
+                    sim::StepFlows& out) const;
+
+  // Per (stage, part) through a switch: per group and rank, its channels up to the switch and
+  // down from it (parallel links share the flow evenly).
+  struct SwitchPort {
+    std::vector<std::int64_t> up, down;
+    std::vector<double> shares;
+  };
+  std::map<std::pair<std::size_t, std::size_t>, std::vector<std::vector<SwitchPort>>> ports_;
+  mutable std::vector<double> owner_bytes_;
+  mutable std::vector<char> block_seen_;
+  mutable std::vector<std::int64_t> blocks_;
 
   Schedule sched_;
   // All-to-all-v (Schedule::skew): per step, the bytes of transfer k from sender i at

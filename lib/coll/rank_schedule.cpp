@@ -25,8 +25,16 @@ bool sends(const RankTransfer& t, std::int64_t i) {
   return !t.from || std::binary_search(t.from->begin(), t.from->end(), i);
 }
 
+bool uses_switch(const RankSchedule& r) {
+  for (const RankStep& s : r.steps)
+    for (const RankTransfer& t : s.transfers)
+      if (t.peer == RankTransfer::Peer::Switch) return true;
+  return false;
+}
+
 std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::int64_t i) {
   const std::int64_t n = r.ranks();
+  if (t.peer == RankTransfer::Peer::Switch) return -1;
   if (t.peer == RankTransfer::Peer::Shift) return rank_mod(i + t.k, n);
   const std::int64_t q = i ^ t.k;
   return q < n ? q : -1;
@@ -79,7 +87,10 @@ json to_json(const RankSchedule& r) {
     json tr = json::array();
     for (const RankTransfer& t : s.transfers) {
       json o;
-      o[t.peer == RankTransfer::Peer::Shift ? "shift" : "xor"] = t.k;
+      if (t.peer == RankTransfer::Peer::Switch)
+        o["via"] = "switch";
+      else
+        o[t.peer == RankTransfer::Peer::Shift ? "shift" : "xor"] = t.k;
       o["op"] = t.reduce ? "reduce" : "copy";
       if (t.from) o["from"] = *t.from;
       switch (t.blocks) {
@@ -106,6 +117,7 @@ json to_json(const RankSchedule& r) {
     steps.push_back(std::move(so));
   }
   json o = {{"groups", r.groups}, {"blocks", r.blocks}};
+  if (!r.switches.empty()) o["switches"] = r.switches;
   o["root"] = r.root;
   o["phases"] = r.phases;
   o["step_count"] = static_cast<std::int64_t>(r.steps.size());
@@ -118,9 +130,14 @@ namespace {
 RankTransfer parse_transfer(ObjReader& r, std::int64_t n, std::int64_t nb,
                             const std::string& collective) {
   RankTransfer t;
-  const bool shift = r.has("shift"), x = r.has("xor");
-  if (shift == x) r.fail("shift", "a transfer names its peer by exactly one of shift and xor");
-  if (shift) {
+  const bool shift = r.has("shift"), x = r.has("xor"), via = r.has("via");
+  if (shift + x + via != 1)
+    r.fail("shift", "a transfer names its peer by exactly one of shift, xor and via");
+  if (via) {
+    if (r.string("via") != "switch") r.fail("via", "expected \"switch\"");
+    t.peer = RankTransfer::Peer::Switch;
+    t.k = 0;
+  } else if (shift) {
     t.peer = RankTransfer::Peer::Shift;
     t.k = r.integer("shift", 1, std::max<std::int64_t>(n - 1, 1));
     if (n < 2) r.fail("shift", "a group of one rank has no peer");
@@ -134,6 +151,8 @@ RankTransfer parse_transfer(ObjReader& r, std::int64_t n, std::int64_t nb,
   else if (op != "copy")
     r.fail("op", "expected copy or reduce, got \"" + op + "\"");
   if (t.reduce && all_to_all(collective)) r.fail("op", "an all-to-all moves items: copy");
+  if (via && all_to_all(collective))
+    r.fail("via", "an all-to-all's items go to their destinations: the switch does not serve it");
   if (r.has("from")) {
     std::vector<std::int64_t> f = r.int_list("from", 0, n - 1);
     if (f.empty()) r.fail("from", "an empty sender list moves nothing; drop the transfer");
@@ -156,12 +175,14 @@ RankTransfer parse_transfer(ObjReader& r, std::int64_t n, std::int64_t nb,
       t.offset = br.integer("first", 0, nb - 1);
       t.count = br.integer("count", 1, nb - t.offset);
     } else if (br.has("mask")) {
+      if (via) br.fail("mask", "a transfer via the switch takes blocks by offset, first or all");
       t.blocks = RankTransfer::Blocks::Mask;
       t.mask = br.integer("mask", 0, kMaxRanks);
       const std::string ref = br.string("ref");
       if (ref != "peer" && ref != "self") br.fail("ref", "expected peer or self");
       t.match_peer = ref == "peer";
     } else if (br.has("bit")) {
+      if (via) br.fail("bit", "a transfer via the switch takes blocks by offset, first or all");
       if (!all_to_all(collective))
         br.fail("bit", "Bruck's bit rule selects all-to-all items; this is " + collective);
       t.blocks = RankTransfer::Blocks::Bit;
@@ -208,6 +229,12 @@ RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
     r.fail("groups", "chip " + std::to_string(*std::adjacent_find(all.begin(), all.end())) +
                          " is a rank twice");
   const std::int64_t n = s.ranks();
+  if (r.has("switches")) {
+    s.switches = r.int_list("switches", 0);
+    if (s.switches.size() != s.groups.size())
+      r.fail("switches", "names one switch per group: " + std::to_string(s.groups.size()) +
+                             " groups, " + std::to_string(s.switches.size()) + " switches");
+  }
   s.blocks = r.integer("blocks", 1, kMaxRanks);
   if (blocks_are_ranks(collective) && s.blocks != n)
     r.fail("blocks", "is " + std::to_string(n) + " for " + collective + " on " + std::to_string(n) +
@@ -236,6 +263,10 @@ RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
   if (next != declared)
     r.fail("step_count",
            "is " + std::to_string(declared) + " but there are " + std::to_string(next) + " steps");
+  if (uses_switch(s) != !s.switches.empty())
+    r.fail("switches", s.switches.empty()
+                           ? "a transfer goes via the switch: name each group's switch"
+                           : "names switches, but no transfer goes via one");
   r.done();
   return s;
 }

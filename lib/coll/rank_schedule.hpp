@@ -18,7 +18,17 @@
 //  - broadcast, reduce: any number of equal blocks (1 unless pipelined), root = rank `root`.
 //
 // A transfer rule, applied by every sender rank i (every rank, or the ranks in `from`):
-//  - peer q: shift k: q = (i + k) mod n; xor k: q = i XOR k (for every sender q < n).
+//  - peer q: shift k: q = (i + k) mod n; xor k: q = i XOR k (for every sender q < n);
+//    or via the group's switch (in-network reduction, NVLS/SHARP-like: an assumption that the
+//    switch can add and multicast), `switches` naming it per group, a switch every rank of the
+//    group has a link to. A reduce through the switch sends every sender's partial sums of its
+//    blocks up; the switch adds them and delivers block b's sum to its owner, rank b mod n
+//    (what the owner had plus every other sender's partial sum). A copy through the switch sends
+//    every sender's complete blocks up and the switch writes them to every rank of the group.
+//    Traffic: each sender's blocks go up its links to the switch; a reduce sends each owner
+//    its blocks' bytes down, a copy every sender's blocks down to every rank, the sender
+//    included (NVLS's multimem load-reduce and multicast store, which read and write every
+//    rank's memory through the switch). Blocks by offset, range or all.
 //  - blocks (b ranges over 0..blocks-1):
 //      offset o, count c: blocks (i + o + j) mod blocks, j = 0..c-1 (relative to the sender);
 //      first f, count c: blocks f .. f+c-1 whatever the sender (a pipeline's chunk);
@@ -48,10 +58,10 @@ namespace icnkit::coll {
 bool blocks_are_ranks(const std::string& collective);
 
 struct RankTransfer {
-  enum class Peer { Shift, Xor };
+  enum class Peer { Shift, Xor, Switch };
   enum class Blocks { Offset, Mask, Bit, All, Range };
   Peer peer = Peer::Shift;
-  std::int64_t k = 1; // shift (0 < k < n) or xor (0 < k) amount
+  std::int64_t k = 1; // shift (0 < k < n) or xor (0 < k) amount; 0 via the switch
   bool reduce = false;
   std::optional<std::vector<std::int64_t>> from; // sender ranks, ascending; nullopt: every rank
   Blocks blocks = Blocks::Offset;
@@ -73,6 +83,8 @@ struct RankStep {
 struct RankSchedule {
   // Groups of n chips each (n >= 1), rank -> chip id; no chip in two groups.
   std::vector<std::vector<std::int64_t>> groups;
+  // Per group, the switch node its transfers via the switch go through; empty when none does.
+  std::vector<std::int64_t> switches;
   std::int64_t blocks = 1;
   std::int64_t root = 0;           // broadcast / reduce
   std::vector<std::string> phases; // names, e.g. "reduce-scatter", "all-gather"
@@ -95,7 +107,13 @@ inline std::int64_t rank_mod(std::int64_t a, std::int64_t n) {
 // block d whose (d - i) mod n has the bit (all-to-all item destinations).
 void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t i,
                      std::vector<std::int64_t>& out);
-// The peer of sender i, or -1 when it has none (xor beyond n).
+// Whether any transfer goes through the group's switch (in-network reduction).
+bool uses_switch(const RankSchedule& r);
+// What such a schedule assumes of the hardware (the document's `assumes`).
+inline constexpr const char* kSwitchReduction =
+    "switches that add and multicast (NVLink SHARP, InfiniBand SHARP)";
+// The peer of sender i, or -1 when it has none (xor beyond n) or the transfer goes through the
+// switch.
 std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::int64_t i);
 // Whether rank i sends in this transfer (every rank, or one listed in `from`).
 bool sends(const RankTransfer& t, std::int64_t i);

@@ -143,6 +143,15 @@ void check_transfer(const Run& u, const RankTransfer& t, const std::string& ptr)
     u.fail(ptr, "shift " + str(t.k) + " on " + str(u.n) + " ranks has every rank send to itself");
   if (t.peer == Peer::Xor && t.k <= 0)
     u.fail(ptr, "xor " + str(t.k) + " names no other rank (the amount is positive)");
+  if (t.peer == Peer::Switch) {
+    if (u.collective != "all-reduce" && u.collective != "reduce-scatter" &&
+        u.collective != "all-gather")
+      u.fail(ptr, "a transfer via the switch serves all-reduce, reduce-scatter and all-gather, "
+                  "not " +
+                      u.collective);
+    if (t.blocks == Blocks::Mask || t.blocks == Blocks::Bit)
+      u.fail(ptr, "a transfer via the switch takes blocks by offset, range or all");
+  }
   if (t.reduce && u.all_to_all())
     u.fail(ptr, "an all-to-all moves items: its transfers copy, they do not reduce");
   if (t.from) {
@@ -317,6 +326,27 @@ RankCheck general_reductions(const Run& u, std::int64_t batch) {
         // Each (sender, peer) pair counted once: in the batch of a range's first block, else
         // the first batch.
         const bool counted = t.blocks == Blocks::Range ? t.offset >= b0 && t.offset < b1 : b0 == 0;
+        if (t.peer == Peer::Switch) {
+          // Through the switch: a reduce gives block b's owner (b mod n) every other sender's
+          // partial sum, a copy gives every other rank the sender's complete block.
+          for_each_sender(t, n, [&](std::int64_t i) {
+            c.transfers_checked += counted;
+            transfer_blocks(u.r, t, i, blocks);
+            for (std::int64_t b : blocks) {
+              if (b < b0 || b >= b1) continue;
+              const Word* from = h.set(cell(i, b));
+              const bool full = h.full(cell(i, b));
+              if (t.reduce) {
+                if (const std::int64_t o = b % n; o != i)
+                  h.receive(cell(o, b), from, full, true, i, o, b, where);
+              } else {
+                for (std::int64_t q = 0; q < n; ++q)
+                  if (q != i) h.receive(cell(q, b), from, full, false, i, q, b, where);
+              }
+            }
+          });
+          continue;
+        }
         for_each_sender(t, n, [&](std::int64_t i) {
           const std::int64_t q = peer_of(u, t, i, where);
           if (q < 0) return;
@@ -549,6 +579,10 @@ Symmetry classify(const Run& u, std::string& why) {
       const std::string place = "step " + str(static_cast<std::int64_t>(s)) + ", transfer " +
                                 str(static_cast<std::int64_t>(k)) + " ";
       const bool every = !t.from || static_cast<std::int64_t>(t.from->size()) == u.n;
+      if (t.peer == Peer::Switch) {
+        why = place + "goes through the switch";
+        return Symmetry::None;
+      }
       if (no_rot.empty()) {
         if (!every)
           no_rot = place + "sends from listed ranks only";

@@ -237,6 +237,7 @@ json describe() {
          {"collectives", a.collectives},
          {"fault_handling", "routing"},
          {"applies", a.applies},
+         {"assumes", a.assumes},
          {"parameters", a.pipelined ? json::object({{"chunks", "--chunks: pipelined chunks "
                                                                "(0 or absent: the default)"}})
                                     : json::object()}});

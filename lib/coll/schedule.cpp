@@ -68,6 +68,14 @@ std::string to_string(PhaseOp op) {
   return "all-to-all";
 }
 
+bool uses_switch(const Schedule& s) {
+  if (!s.stages) return false;
+  for (const RankStage& g : *s.stages)
+    for (const RankSchedule& r : g.parts)
+      if (uses_switch(r)) return true;
+  return false;
+}
+
 std::int64_t Schedule::step_count() const {
   if (stages) {
     std::int64_t n = 0;
@@ -134,6 +142,7 @@ json to_json(const Schedule& s) {
                     {"parts", parts}});
     }
     j["stages"] = std::move(st);
+    if (uses_switch(s)) j["assumes"] = kSwitchReduction;
     j["left"] = s.left;
     if (s.skew) j["skew"] = to_json(*s.skew);
   } else {
@@ -325,6 +334,12 @@ Schedule parse_schedule(ObjReader& r) {
       s.stages->push_back(std::move(g));
     }
     if (s.stages->empty()) r.fail("stages", "at least one stage");
+    // Derived from the transfers, and stated so that nobody misses it.
+    if (uses_switch(s) != r.has("assumes") ||
+        (r.has("assumes") && r.string("assumes") != kSwitchReduction))
+      r.fail("assumes", uses_switch(s) ? std::string("is \"") + kSwitchReduction +
+                                             "\" for a schedule with transfers via a switch"
+                                       : "belongs to schedules with transfers via a switch");
     s.left = r.int_list("left", 0);
     if (auto ko = r.object_opt("skew")) {
       if (s.collective != "all-to-all" || s.stages->size() != 1)

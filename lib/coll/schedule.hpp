@@ -179,6 +179,10 @@ inline double transfer_bytes(const Phase& p, const RingTransfer& t) {
 // differs from what was digested).
 Schedule with_bytes(const Schedule& s, std::int64_t bytes);
 
+// Whether a transfer of a schedule between ranks goes through a switch (in-network
+// reduction, rank_schedule.hpp): the document then says what it assumes.
+bool uses_switch(const Schedule& s);
+
 json to_json(const Schedule& s);
 // Strict structural parse (unknown keys, bad ranges, non-dense step ids, `after` not earlier,
 // bytes inconsistent with fraction x block: Error(Input)). Semantic checks against the network

@@ -120,8 +120,9 @@ Report parse_report(ObjReader& r) {
   if (auto b = r.object_opt("bound")) {
     s.bound_s = nonneg(*b, "time_s");
     s.bound_kind = b->string("kind");
-    if (s.bound_kind != "injection" && s.bound_kind != "bisection")
-      b->fail("kind", "expected injection or bisection");
+    if (s.bound_kind != "injection" && s.bound_kind != "injection (in-network)" &&
+        s.bound_kind != "bisection" && s.bound_kind != "cut")
+      b->fail("kind", "expected injection, injection (in-network), bisection or cut");
     b->done();
     nonneg(r, "efficiency"); // derived: bound / time
   }

@@ -53,7 +53,8 @@ struct Report {
   std::optional<double> closed_form_s;
   std::string closed_form_formula;
   // A lower bound on the collective's time (coll/bound.hpp) and what it bounds: "injection"
-  // (per-rank bytes over its live link bandwidth) or "bisection" (all-to-all). efficiency =
+  // (per-rank bytes over its live link bandwidth; "injection (in-network)" where switches
+  // reduce), "bisection" (all-to-all) or "cut" (all-gather, reduce-scatter). efficiency =
   // bound / time.
   std::optional<double> bound_s;
   std::string bound_kind;

@@ -5,6 +5,7 @@
 #include "coll/generate.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_program.hpp"
+#include "coll/rank_verify.hpp"
 #include "coll/skew.hpp"
 #include "route/load.hpp"
 #include "route/spread.hpp"
@@ -28,9 +29,10 @@ bool close(double got, double want, double rel = 1e-9) {
 
 // The candidate `id` of a family for n chips, generated with every link at bw and lat.
 topo::Network network(const std::string& family, std::int64_t n, const std::string& id,
-                      double bw = 50e9, double lat = 1e-6) {
+                      double bw = 50e9, double lat = 1e-6, std::int64_t chip_radix = 1) {
   topo::Context ctx = test::context_for(n);
   ctx.scope = topo::Scope::InterRack;
+  ctx.chip_radix = chip_radix;
   // The first 2,000 (dragonflies of 64 chips number hundreds of thousands).
   topo::CandidateList l = test::enum_family(family, ctx, 2000);
   for (const topo::Candidate& c : l.items)
@@ -511,4 +513,149 @@ TEST_CASE("all-to-all-v: Zipf popularity, closed forms of direct, pairwise and B
     small.weights.assign(3, std::vector<double>(3, 1.0));
     CHECK(kind_of([&] { skewed("direct", net, S, small, *fn); }) == ErrorKind::Input);
   }
+}
+
+// In-network reduction (NVLS-like): per slot t of P + 1, every rank sends chunk t up (S/P) and
+// its reduced share of chunk t-1 (S/(nP)) for the switch to multicast; it receives its share of
+// chunk t and every share of chunk t-1. A rank's link each way carries (S/P)(n+1)/n per middle
+// slot and S/P in the first and last, each slot charged the way up and down (2a).
+double in_network_time(double n, double P, double S, double B, double a) {
+  return (P + 1) * 2 * a + 2 * S / (P * B) + (P - 1) * (S / P) * (n + 1) / n / B;
+}
+
+TEST_CASE("in-network all-reduce, reduce-scatter and all-gather: closed forms and the bound",
+          "[coll][ranks][in-network]") {
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0;
+  for (auto [n, P] : {std::pair{8, 32}, std::pair{8, 5}, std::pair{6, 3}}) {
+    CAPTURE(n, P);
+    const topo::Network net =
+        network("single-switch", n, "single-switch:" + std::to_string(n) + "/c1", B, a);
+    CHECK(close(simulate("all-reduce", "in-network", net, S, "minimal", {}, P),
+                in_network_time(n, P, S, B, a)));
+    // Reduce-scatter: S up, S/n down; all-gather: S/n up, S down.
+    CHECK(close(simulate("reduce-scatter", "in-network", net, S), 2 * a + S / B));
+    CHECK(close(simulate("all-gather", "in-network", net, S), 2 * a + S / B));
+    const auto chips = coll::rank_order(net, {});
+    const auto b = coll::collective_bound("all-reduce", chips, S, net, {}, 0, true);
+    REQUIRE(b);
+    CHECK(b->kind == "injection (in-network)");
+    CHECK(close(b->time_s, S / B)); // each rank sends S once and receives the sum once
+    // The pipeline approaches n/(n+1) of the bound (NVLS's bus bandwidth 2(n-1)/(n+1) B).
+    CHECK(b->time_s / in_network_time(n, 4096, S, B, 0) == Approx(n / (n + 1.0)).epsilon(1e-3));
+  }
+  // Auto leaves it out: it assumes switches that add.
+  const topo::Network net = network("single-switch", 8, "single-switch:8/c1", B, a);
+  auto fn = test::routing::build("minimal", net, {});
+  const coll::Schedule s = schedule("all-reduce", "auto", net, S, *fn);
+  REQUIRE(s.selection);
+  for (const auto& [name, t] : s.selection->candidates) CHECK(name != "in-network");
+  CHECK(!coll::uses_switch(s));
+  CHECK(coll::uses_switch(schedule("all-reduce", "in-network", net, S, *fn)));
+}
+
+TEST_CASE("in-network over parallel links: a failed link slows only its chip's share",
+          "[coll][ranks][in-network]") {
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0, n = 8, P = 16;
+  const topo::Network net = network("single-switch", 8, "single-switch:8/c1", B, a, 2);
+  REQUIRE(net.links.size() == 16);
+  // Two links a chip: every rank injects 2B, the flows split over both.
+  const double full = simulate("all-reduce", "in-network", net, S, "minimal", {}, P);
+  CHECK(close(full, (P + 1) * 2 * a + (in_network_time(n, P, S, B, a) - (P + 1) * 2 * a) / 2));
+  // One of chip 3's links fails: its share moves at B, which sets every slot.
+  topo::Faults f;
+  for (const topo::Link& l : net.links)
+    if (l.a == 3 || l.b == 3) {
+      f.links.push_back({l.id, "explicit"});
+      break;
+    }
+  const double faulty = simulate("all-reduce", "in-network", net, S, "minimal", f, P);
+  CHECK(close(faulty, in_network_time(n, P, S, B, a)));
+  // Both fail: chip 3 has no way to the switch, and cannot be a rank of it.
+  topo::Faults both;
+  for (const topo::Link& l : net.links)
+    if (l.a == 3 || l.b == 3) both.links.push_back({l.id, "explicit"});
+  auto fn = test::routing::build("minimal", net, both);
+  CHECK(kind_of([&] { schedule("all-reduce", "in-network", net, S, *fn, both); }) ==
+        ErrorKind::Infeasible);
+}
+
+TEST_CASE("in-network needs a switch the whole group shares; hierarchical uses it inside",
+          "[coll][ranks][in-network]") {
+  const double B = 50e9, a = 1e-6, S = 64 * 1048576.0;
+  // 32 chips, two leaves of 16, boards of 4.
+  const topo::Network ft = network("fat-tree", 32, "fat-tree:2L-k8-osr1/c4", B, a);
+  auto fn = test::routing::build("dmodk", ft, {});
+  CHECK(kind_of([&] { schedule("all-reduce", "in-network", ft, S, *fn); }) ==
+        ErrorKind::Infeasible);
+  coll::Request req;
+  req.collective = "all-reduce";
+  req.algorithm = "in-network";
+  req.bytes_per_node = static_cast<std::int64_t>(S);
+  req.group = "board";
+  const coll::Schedule s = coll::generate(req, ft, {}, fn.get());
+  const coll::RankSchedule& r = s.stages->front().parts.front();
+  REQUIRE(r.groups.size() == 8);
+  for (std::size_t g = 0; g < r.groups.size(); ++g) {
+    CAPTURE(g);
+    const std::int64_t w = r.switches[g];
+    CHECK(ft.nodes[static_cast<std::size_t>(w)].role == "leaf");
+    for (std::int64_t c : r.groups[g])
+      CHECK(std::any_of(ft.links.begin(), ft.links.end(), [&](const topo::Link& l) {
+        return (l.a == c && l.b == w) || (l.b == c && l.a == w);
+      }));
+  }
+  // Every board reduces in its leaf at once: a board's 4 chips own their links, so each group
+  // takes the single switch's time for 4 ranks.
+  coll::RankProgram p(s, ft, {}, *fn);
+  const double t = sim::simulate_analytic(p, ft, {}).time_s;
+  CHECK(close(t, in_network_time(4, 32, S, B, a)));
+  // Hierarchical: in-network reduce-scatter inside each board (S up, S/4 down), a ring across
+  // the boards' shards, in-network all-gather back.
+  req.group = "all";
+  req.algorithm = "hierarchical";
+  req.hierarchy = "board";
+  req.inner = "in-network";
+  req.outer = "ring";
+  const coll::Schedule h = coll::generate(req, ft, {}, fn.get());
+  REQUIRE(h.stages->size() == 3);
+  CHECK(coll::uses_switch(h));
+  CHECK(h.stages->at(0).parts.front().switches.size() == 8);
+  CHECK(h.stages->at(1).parts.front().switches.empty());
+}
+
+TEST_CASE("in-network schedules are verified like any other: mutants fail where they go wrong",
+          "[coll][ranks][in-network]") {
+  const coll::RankAlgorithmInfo* alg = coll::find_rank_algorithm("in-network");
+  REQUIRE(alg);
+  const std::int64_t n = 4, P = 3;
+  const coll::RankSchedule good = alg->generate("all-reduce", n, 0, P);
+  REQUIRE(good.blocks == n * P);
+  REQUIRE(good.steps.size() == static_cast<std::size_t>(P + 1));
+  auto verdict = [](const coll::RankSchedule& r, const std::string& c = "all-reduce") {
+    try {
+      coll::verify_rank_semantics(r, c, ErrorKind::Input, "/s");
+      return std::string("ok");
+    } catch (const Error& e) {
+      return e.where() + ": " + e.what();
+    }
+  };
+  CHECK(verdict(good) == "ok");
+  CHECK(verdict(alg->generate("reduce-scatter", n, 0, 0), "reduce-scatter") == "ok");
+  CHECK(verdict(alg->generate("all-gather", n, 0, 0), "all-gather") == "ok");
+  // The last multicast left out: chunk P-1 never reaches the ranks that do not own it.
+  coll::RankSchedule cut = good;
+  cut.steps.pop_back();
+  CHECK_THAT(verdict(cut), Catch::StartsWith("/s: rank 0 ends without block 9 complete"));
+  // Multicasting chunk 1 in the step that reduces it: its shares are not complete yet.
+  coll::RankSchedule early = good;
+  early.steps[1].transfers[1].offset = n; // chunk 1 instead of chunk 0
+  CHECK_THAT(verdict(early),
+             Catch::Contains("/s/steps/1/transfers/1") && Catch::Contains("before it is complete"));
+  // Reducing chunk 0 again: its owners would count every contribution twice.
+  coll::RankSchedule twice = good;
+  twice.steps[2].transfers.push_back(twice.steps[0].transfers[0]);
+  CHECK_THAT(verdict(twice), Catch::Contains("/s/steps/2/transfers/2") && Catch::Contains("twice"));
+  // A transfer via the switch does not serve an all-to-all or a broadcast.
+  coll::RankSchedule bc = alg->generate("all-gather", n, 0, 0);
+  CHECK_THAT(verdict(bc, "broadcast"), Catch::Contains("via the switch"));
 }

@@ -441,6 +441,10 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
       // Between ranks: the routing carries every packet, as it does the baselines.
       if (!d.routing)
         fail_input(src + ":/routing", "missing routing section (run topo-route first)");
+      if (coll::uses_switch(*d.schedule))
+        fail_infeasible("--mode", "the flit replay moves packets between chips; an in-network "
+                                  "reduction adds and multicasts in the switch, which its "
+                                  "routers do not model (use the analytic mode)");
       fn = route::make_routing(*d.routing, net, faults);
       routing = d.routing->algorithm;
       if (!coll::sealed(*d.schedule))
@@ -765,7 +769,7 @@ int main(int argc, char** argv) {
                   b = p;
             } else {
               b = coll::collective_bound(collective, chips, static_cast<double>(bytes_per_node),
-                                         net, faults, n_nodes);
+                                         net, faults, n_nodes, sized && coll::uses_switch(*sized));
             }
             if (b) {
               rep.bound_s = b->time_s;
