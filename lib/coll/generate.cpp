@@ -317,10 +317,15 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
     if (req.skew && req.collective != "all-to-all")
       fail_usage("--skew", "sizes the items of an all-to-all, not of " + req.collective);
     if (const RankAlgorithmInfo* a = find_rank_algorithm(req.algorithm);
-        req.chunks != 0 && !(a && a->pipelined))
+        req.chunks != 0 && !(a && a->pipelined)) {
+      std::string pipelined;
+      for (const RankAlgorithmInfo& p : rank_algorithms())
+        if (p.pipelined) pipelined += (pipelined.empty() ? "" : ", ") + p.name;
       fail_usage("--chunks", "belongs to the torus ring algorithms and the pipelined ones "
-                             "between ranks (double-binary-tree, chain); " +
-                                 req.algorithm + " on the " + net.family + " runs between ranks");
+                             "between ranks (" +
+                                 pipelined + "); " + req.algorithm + " on the " + net.family +
+                                 " runs between ranks");
+    }
     return generate_ranks(req, col, net, faults, fn);
   }
   const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");
