@@ -1,6 +1,7 @@
 #include "coll/closed_form.hpp"
 
 #include "coll/plan.hpp"
+#include "coll/registry.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
@@ -32,17 +33,6 @@ double folded_time(int n, double S, double B, double alpha, LatencyModel m) {
   return N * (N - 1) / 2 * ((N - 1) * alpha + S / (N * B));
 }
 
-namespace {
-
-double alg_time(const std::string& alg, int n, double S, double B, double a,
-                LatencyModel m = LatencyModel::PerSubStage) {
-  // Fault-free, FoldedRing is HalfRing (all-to-all) and FoldedRing-ring the Ring.
-  if (alg == "ring" || alg == "foldedring-ring") return ring_time(n, S, B, a, m);
-  return halfring_time(n, S, B, a, m);
-}
-
-} // namespace
-
 double ring_reduction_time(int n, double share, double B, double alpha) {
   if (n <= 1) return 0;
   return (n - 1) * (alpha + share / (2.0 * n * B));
@@ -54,8 +44,10 @@ namespace {
 // then all-gathers) takes T_k, the same for every chunk; chunk c's entry k starts after its own
 // entry k-1 and, for the pipeline, after chunk c-1's entry k (the longest path of that grid);
 // sequential and DimRotation chunks never share a dimension at a time, so they take sum T_k.
-std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double B, double a) {
-  if (s.algorithm != "ring" && s.algorithm != "foldedring") return {};
+std::optional<ClosedForm> reduction_form(const Schedule& s, const AlgorithmInfo& alg,
+                                         const DimSchedulingInfo& dims, int n, int D, double B,
+                                         double a) {
+  if (!alg.ring_reductions) return {};
   const bool rs = s.collective != "all-gather", ag = s.collective != "reduce-scatter";
   std::vector<double> T;
   const int C = s.chunks;
@@ -73,7 +65,7 @@ std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double
       T.push_back(ring_reduction_time(n, share, B, a));
     }
   ClosedForm out;
-  if (s.dim_scheduling == "pipeline") {
+  if (dims.staggered) {
     // An all-reduce's chunk c-1 gathers along the dimension chunk c still reduces along: they
     // share its links, which this recursion does not model.
     if (rs && ag) return {};
@@ -99,29 +91,16 @@ std::optional<ClosedForm> reduction_form(const Schedule& s, int n, int D, double
 // starts after its own (k-1)-th and after the phase that last used that dimension (one chunk per
 // dimension at a time; Pipeline's chunk c-1), and takes T_d = T(N_d, S/C). The makespan of that
 // grid, by slots: sum_d T_d(S) sequential, (C + D - 1) T for equal T_d.
-std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusGeometry& g,
+std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const AlgorithmInfo& alg,
+                                           const DimSchedulingInfo& dims,
+                                           const topo::TorusGeometry& g,
                                            const std::vector<int>& live, double B, double a,
                                            LatencyModel m) {
-  if (s.algorithm != "ring" && s.algorithm != "halfring" && s.algorithm != "foldedring" &&
-      s.algorithm != "foldedring-ring")
-    return {};
+  if (!alg.ring_time || !dims.chunk_orders) return {};
   const int D = static_cast<int>(live.size());
-  std::vector<std::vector<int>> order;
-  if (s.dim_scheduling == "sequential") {
-    order.push_back(live);
-  } else if (s.dim_scheduling == "pipeline") {
-    order.assign(static_cast<std::size_t>(s.chunks), live);
-  } else if (s.dim_scheduling == "dimrotation") {
-    for (int i = 0; i < D; ++i) {
-      order.emplace_back();
-      for (int k = 0; k < D; ++k)
-        order.back().push_back(live[static_cast<std::size_t>((i + k) % D)]);
-    }
-  } else {
-    return {};
-  }
+  const std::vector<std::vector<int>> order = dims.chunk_orders(live, s.chunks);
   const int C = static_cast<int>(order.size());
-  const bool pipeline = s.dim_scheduling == "pipeline";
+  const bool pipeline = dims.staggered;
   const double S = static_cast<double>(s.bytes_per_node) / C;
   std::vector<double> chunk_end(static_cast<std::size_t>(C), 0),
       dim_end(static_cast<std::size_t>(g.dims()), 0);
@@ -133,8 +112,7 @@ std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusG
       if (k < 0 || k >= D) continue;
       const int d = order[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)];
       const auto uc = static_cast<std::size_t>(c), ud = static_cast<std::size_t>(d);
-      const double t =
-          std::max(chunk_end[uc], dim_end[ud]) + alg_time(s.algorithm, g.size(d), S, B, a, m);
+      const double t = std::max(chunk_end[uc], dim_end[ud]) + alg.ring_time(g.size(d), S, B, a, m);
       chunk_end[uc] = t;
       used[ud] = std::max(used[ud], t);
     }
@@ -154,7 +132,9 @@ std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const topo::TorusG
 
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
                                       const topo::Faults& faults, LatencyModel m) {
-  if (net.links.empty() || !faults.chips.empty()) return {};
+  const AlgorithmInfo* alg = find_algorithm(s.algorithm);
+  const DimSchedulingInfo* dims = find_dim_scheduling(s.dim_scheduling);
+  if (!alg || !dims || net.links.empty() || !faults.chips.empty()) return {};
   topo::TorusGeometry g = topo::TorusGeometry::shape_of(net, "closed form");
   if (topo::TorusGeometry::twisted(net)) return {};
   std::vector<int> live;
@@ -175,32 +155,25 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
   const std::string name = s.algorithm + "+" + s.dim_scheduling;
   if (mixed) {
     if (s.collective != "all-to-all" || n_down != 0) return {};
-    return mixed_radix_form(s, g, live, B, a, m);
+    return mixed_radix_form(s, *alg, *dims, g, live, B, a, m);
   }
   if (m == LatencyModel::Table1 && (s.collective != "all-to-all" || n_down != 0)) return {};
   if (s.collective != "all-to-all")
-    return n_down == 0 ? reduction_form(s, n, D, B, a) : std::nullopt;
+    return n_down == 0 ? reduction_form(s, *alg, *dims, n, D, B, a) : std::nullopt;
   if (n_down == 0) {
-    if (s.algorithm == "mate" || s.algorithm == "matee") return {};
-    if (s.dim_scheduling == "sequential") {
-      out.time_s = D * alg_time(s.algorithm, n, S, B, a, m);
-      out.formula = name + ": D T(S) = " + std::to_string(D) + " T(S)";
-    } else if (s.dim_scheduling == "dimrotation") {
-      out.time_s = D * alg_time(s.algorithm, n, S / D, B, a, m);
-      out.formula = name + ": D T(S/D), D = " + std::to_string(D);
-    } else if (s.dim_scheduling == "pipeline") {
-      const int C = s.chunks;
-      out.time_s = (C + D - 1) * alg_time(s.algorithm, n, S / C, B, a, m);
-      out.formula = name + ": (C + D - 1) T(S/C), C = " + std::to_string(C);
-    } else {
-      return {};
-    }
+    if (!alg->ring_time || !dims->chunk_orders) return {};
+    // slots x T(S / chunks): D T(S), (C + D - 1) T(S/C), D T(S/D).
+    const int chunks = static_cast<int>(dims->chunk_orders(live, s.chunks).size());
+    out.time_s = dims->slots(D, s.chunks) * alg->ring_time(n, S / chunks, B, a, m);
+    out.formula = name + ": " + dims->form(D, s.chunks);
     out.formula += m == LatencyModel::Table1 ? ", astra (Table 1) latency model"
                                              : ", per-sub-stage latency model";
     return out;
   }
-  if (n_down != 1 || (s.algorithm != "mate" && s.algorithm != "matee")) return {};
-  if (s.dim_scheduling != "sequential" && s.dim_scheduling != "dimrotation") return {};
+  if (n_down != 1 || alg->one_fault == AlgorithmInfo::OneFault::None ||
+      dims->one_fault == DimSchedulingInfo::OneFault::None)
+    return {};
+  const bool rotation = dims->one_fault == DimSchedulingInfo::OneFault::Rotation;
   // One failed link, in dimension f: every slot runs one chunk's normal phases (HalfRing, the
   // faulty ring's folded share r for MATEe), then that chunk's acceleration phase: P planes of
   // HalfRing over 3-hop logical links and the folded ring, sharing the rest as plan.hpp does.
@@ -211,8 +184,8 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
     if (d != f && g.size(d) >= 3) ++P; // every plane of a single fault is healthy
   const Fraction rf = halfring_folded_ratio(n);
   const double r = rf.value();
-  const bool early = s.algorithm == "matee";
-  const double C = s.dim_scheduling == "dimrotation" ? D : 1;
+  const bool early = alg->one_fault == AlgorithmInfo::OneFault::MateEarly;
+  const double C = rotation ? D : 1;
   const double Sc = S / C;
   const double rem = early ? 1 - r : 1;
   const double normal_f = early ? std::max(halfring_time(n, Sc, B, a, LatencyModel::PerSubStage),
@@ -223,7 +196,7 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
   const double fold = folded_time(n, rem * r / (P + r) * Sc, B, a, LatencyModel::PerSubStage);
   const double accel = std::max(plane, fold);
   const double normal = halfring_time(n, Sc, B, a, LatencyModel::PerSubStage);
-  if (s.dim_scheduling == "dimrotation") {
+  if (rotation) {
     // D slots; in each, one chunk is in dimension f and the others in healthy dimensions.
     out.time_s = D * (std::max(normal, normal_f) + accel);
     out.formula = name + ": D (max(T_HR(S/D), T_normal,f) + max(T_HR3(w S/D), T_FR(w_f S/D)))";

@@ -379,7 +379,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
       if (g.size(d) > 1)
         plans[static_cast<std::size_t>(d)] =
             alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name, op,
-                                dims.name == "sequential" ? g.size(d) : largest});
+                                dims.one_dimension_at_a_time ? g.size(d) : largest});
   }
   Schedule s = dims.compose(in);
   s.network_fingerprint = net.fingerprint;

@@ -38,6 +38,47 @@ json params_json(const std::vector<ParamInfo>& ps) {
   return out;
 }
 
+// One ring's fault-free all-to-all under HalfRing (FoldedRing is HalfRing without a fault).
+double halfring_ring_time(int n, double S, double B, double alpha, LatencyModel m) {
+  return halfring_time(n, S, B, alpha, m);
+}
+
+// The schedulings' orders: sequential runs one chunk through the live dimensions; pipeline C
+// chunks through them in the same order; dimrotation D chunks, chunk i from dimension i on.
+std::vector<std::vector<int>> one_chunk_order(const std::vector<int>& live, int) {
+  return {live};
+}
+std::vector<std::vector<int>> same_order_chunks(const std::vector<int>& live, int chunks) {
+  return std::vector<std::vector<int>>(static_cast<std::size_t>(chunks), live);
+}
+std::vector<std::vector<int>> rotated_orders(const std::vector<int>& live, int) {
+  const int D = static_cast<int>(live.size());
+  std::vector<std::vector<int>> order;
+  for (int i = 0; i < D; ++i) {
+    order.emplace_back();
+    for (int k = 0; k < D; ++k) order.back().push_back(live[static_cast<std::size_t>((i + k) % D)]);
+  }
+  return order;
+}
+int sequential_slots(int D, int) {
+  return D;
+}
+int pipeline_slots(int D, int C) {
+  return C + D - 1;
+}
+int rotation_slots(int D, int) {
+  return D;
+}
+std::string sequential_form(int D, int) {
+  return "D T(S) = " + std::to_string(D) + " T(S)";
+}
+std::string pipeline_form(int, int C) {
+  return "(C + D - 1) T(S/C), C = " + std::to_string(C);
+}
+std::string rotation_form(int D, int) {
+  return "D T(S/D), D = " + std::to_string(D);
+}
+
 } // namespace
 
 bool AlgorithmInfo::implements(const std::string& collective) const {
@@ -70,7 +111,9 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "none",
        false,
        {},
-       &ring_dim_plan},
+       &ring_dim_plan,
+       &ring_time,
+       true},
       {"halfring",
        "every block goes the short way round: stage h = 1..N/2 moves B[i][i+h] h hops "
        "clockwise and B[i][i-h] h hops anticlockwise (an even ring's stage N/2 halves its block "
@@ -80,7 +123,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "none",
        false,
        {},
-       &halfring_dim_plan},
+       &halfring_dim_plan,
+       &halfring_ring_time},
       {"foldedring",
        "a ring with one failed link runs the unidirectional Ring on its folded ring (the hop "
        "over the failed link goes the other way round, N-1 hops); healthy rings run HalfRing "
@@ -92,7 +136,9 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "folded",
        false,
        {},
-       &foldedring_dim_plan},
+       &foldedring_dim_plan,
+       &halfring_ring_time,
+       true},
       {"foldedring-ring",
        "foldedring with the bidirectional Ring, not HalfRing, on the healthy rings of an "
        "all-to-all (Ring made fault tolerant, as the paper's section 4.1 introduces it)",
@@ -101,7 +147,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "folded",
        false,
        {},
-       &foldedring_ring_dim_plan},
+       &foldedring_ring_dim_plan,
+       &ring_time},
       {"mate",
        "HalfRing on healthy rings; a faulty ring sends nothing in the normal phase and all its "
        "data in an acceleration phase right after it: a HalfRing on each healthy plane through "
@@ -112,7 +159,10 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "mate",
        true,
        {},
-       &mate_dim_plan},
+       &mate_dim_plan,
+       nullptr,
+       false,
+       AlgorithmInfo::OneFault::Mate},
       {"matee",
        "MATE, but the faulty ring also sends the fraction r = T_HalfRing/T_FoldedRing of its "
        "data over its folded ring during the normal phase (static split, startup ignored), so "
@@ -122,7 +172,10 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "matee",
        true,
        {},
-       &matee_dim_plan},
+       &matee_dim_plan,
+       nullptr,
+       false,
+       AlgorithmInfo::OneFault::MateEarly},
   };
   return list;
 }
@@ -137,7 +190,13 @@ const std::vector<DimSchedulingInfo>& dim_schedulings() {
        {},
        false,
        1,
-       &compose_sequential},
+       &compose_sequential,
+       true,
+       false,
+       &one_chunk_order,
+       &sequential_slots,
+       &sequential_form,
+       DimSchedulingInfo::OneFault::Sequential},
       {"pipeline",
        "C chunks (--chunks, default 6) all in the order 0, 1, ..., one active chunk per "
        "dimension: chunk c runs its k-th dimension in slot c + k",
@@ -145,7 +204,13 @@ const std::vector<DimSchedulingInfo>& dim_schedulings() {
        {{"chunks", "", "6", "1..64", "chunks C"}},
        true,
        6,
-       &compose_pipeline},
+       &compose_pipeline,
+       false,
+       true,
+       &same_order_chunks,
+       &pipeline_slots,
+       &pipeline_form,
+       DimSchedulingInfo::OneFault::None},
       {"dimrotation",
        "D chunks (D = dimensions of size > 1); chunk i takes the dimensions i, i+1, ... (mod "
        "D), so every slot keeps every dimension busy",
@@ -153,7 +218,13 @@ const std::vector<DimSchedulingInfo>& dim_schedulings() {
        {},
        false,
        1,
-       &compose_dimrotation},
+       &compose_dimrotation,
+       false,
+       false,
+       &rotated_orders,
+       &rotation_slots,
+       &rotation_form,
+       DimSchedulingInfo::OneFault::Rotation},
   };
   return list;
 }

@@ -2,6 +2,7 @@
 // their descriptions. coll-sched's --help, its validation of --collective / --algorithm / --dims
 // and --describe all derive from these lists; nothing else switches over names.
 #pragma once
+#include "coll/closed_form.hpp"
 #include "coll/plan.hpp"
 #include "coll/schedule.hpp"
 #include "topo/torus_geometry.hpp"
@@ -36,6 +37,14 @@ struct AlgorithmInfo {
   bool needs_fault = false; // MATE and MATEe exist for faulty tori only
   std::vector<ParamInfo> params;
   DimPlan (*plan)(const DimContext&) = nullptr; // one chunk's work along one dimension
+  // Its closed forms (closed_form.hpp), where it has them:
+  // one ring's fault-free all-to-all time (null: none; MATE and MATEe need a fault);
+  double (*ring_time)(int n, double S, double B, double alpha, LatencyModel m) = nullptr;
+  // fault-free reductions on the bidirectional ring (ring_reduction_time per phase);
+  bool ring_reductions = false;
+  // one failed link: MATE's acceleration phase, and whether the folded ring already carries
+  // its share r in the normal phase (MATEe).
+  enum class OneFault { None, Mate, MateEarly } one_fault = OneFault::None;
   bool implements(const std::string& collective) const;
 };
 
@@ -60,6 +69,19 @@ struct DimSchedulingInfo {
   bool takes_chunks = false; // --chunks applies
   int default_chunks = 1;
   Schedule (*compose)(const ComposeInput&) = nullptr; // phases and steps, unverified
+  // How it orders the work, for the plans and the closed forms:
+  // one dimension at a time (a slot lasts its own ring's plan, not the largest ring's);
+  bool one_dimension_at_a_time = false;
+  // chunk c runs its k-th dimension in slot c + k (else every chunk starts in slot 0);
+  bool staggered = false;
+  // the dimensions each chunk takes, in order, from the live ones and the chunk count;
+  std::vector<std::vector<int>> (*chunk_orders)(const std::vector<int>& live, int chunks) = nullptr;
+  // the fault-free all-to-all of D equal dimensions: slots(D, C) x T(S / chunks(D, C)), and how
+  // the report writes it (after "algorithm+scheduling: ");
+  int (*slots)(int dims, int chunks) = nullptr;
+  std::string (*form)(int dims, int chunks) = nullptr;
+  // MATE's one-fault form: none, every dimension after the other, or D rotated slots.
+  enum class OneFault { None, Sequential, Rotation } one_fault = OneFault::None;
 };
 
 const std::vector<CollectiveInfo>& collectives();

@@ -264,8 +264,10 @@ int main(int argc, char** argv) {
           fail_usage("--level-algorithms",
                      "hierarchical all-to-all exchanges inside, then across, by XOR: it takes no "
                      "algorithms");
+        // Levels belong to the composed algorithm (stages of the others: no generator).
         for (const char* o : {"--hierarchy", "--level-algorithms"})
-          if (app_->count(o) > 0 && algorithm != "hierarchical")
+          if (const coll::RankAlgorithmInfo* a = coll::find_rank_algorithm(algorithm);
+              app_->count(o) > 0 && !(a && !a->generate))
             fail_usage(o, "belongs to --algorithm hierarchical");
         req.hierarchy = hierarchy;
         {
