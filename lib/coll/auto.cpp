@@ -48,7 +48,7 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
     }
     double t = 0;
     if (s.stages) {
-      RankProgram p(s, net, faults, *fn);
+      RankProgram p(s, net, faults, *fn, route::Ecmp::Split, 0, true);
       t = sim::simulate_analytic(p, net, opt).time_s;
     } else {
       ScheduleProgram p(s, net, StepLatency::PerHop, &faults);

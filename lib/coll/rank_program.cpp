@@ -39,7 +39,8 @@ std::int64_t RankProgram::block_count(const RankSchedule& r, const RankTransfer&
 }
 
 RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
-                         const route::RoutingFunction& fn, route::Ecmp ecmp, std::uint64_t seed)
+                         const route::RoutingFunction& fn, route::Ecmp ecmp, std::uint64_t seed,
+                         bool symmetry)
     : sched_(s), spreader_(fn, net, faults, ecmp, seed) {
   if (!s.stages) fail_runtime("rank program", "the schedule is not between ranks");
   const auto& stages = *sched_.stages;
@@ -120,6 +121,67 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
   }
   if (phases_.empty()) phases_.push_back("none");
   if (s.skew) item_bytes();
+  // All-to-all-v items differ in size and switch transfers leave the chips: no quotient.
+  if (symmetry && !s.skew && !uses_switch(s))
+    if (auto g = sim::chip_group(net, faults, fn, ecmp); g && invariant(*g, net.n_chip)) {
+      in_domain_.assign(static_cast<std::size_t>(net.n_chip), 0);
+      for (std::int64_t c : g->sources) in_domain_[static_cast<std::size_t>(c)] = 1;
+      orbits_ = sim::FlowOrbits{std::move(g->channel_rep), g->order};
+    }
+}
+
+namespace {
+// The symmetry check keeps an n x n table of the step's pairs and visits every flow of the
+// program once per generator: bounded to 4,096 chips and 2^26 flows.
+constexpr std::int64_t kSymmetryChips = 4096;
+constexpr std::int64_t kSymmetryFlows = std::int64_t{1} << 26;
+} // namespace
+
+bool RankProgram::invariant(const sim::ChipGroup& g, std::int64_t chips) const {
+  if (chips > kSymmetryChips || g.generators.empty()) return false;
+  std::int64_t total = 0;
+  for (const Where& w : where_) {
+    const RankSchedule& r = (*sched_.stages)[w.stage].parts[w.part];
+    total += static_cast<std::int64_t>(r.steps[w.step].transfers.size()) * r.ranks() *
+             static_cast<std::int64_t>(r.groups.size());
+  }
+  if (total > kSymmetryFlows) return false;
+  const auto N = static_cast<std::size_t>(chips);
+  // count + 1 of the step's flow from a to b at [a * N + b] (0: none).
+  std::vector<std::int32_t> pair(N * N, 0);
+  struct F {
+    std::int64_t a, b;
+    std::int32_t c;
+  };
+  std::vector<F> flows;
+  for (const Where& w : where_) {
+    const RankSchedule& r = (*sched_.stages)[w.stage].parts[w.part];
+    flows.clear();
+    bool ok = true;
+    for (const RankTransfer& t : r.steps[w.step].transfers)
+      for (const auto& grp : r.groups)
+        for (std::int64_t i = 0; i < r.ranks() && ok; ++i) {
+          if (!sends(t, i)) continue;
+          const std::int64_t q = transfer_peer(r, t, i);
+          if (q < 0 || q == i) continue;
+          const std::int64_t a = grp[static_cast<std::size_t>(i)],
+                             b = grp[static_cast<std::size_t>(q)];
+          std::int32_t& cell = pair[static_cast<std::size_t>(a) * N + static_cast<std::size_t>(b)];
+          if (cell != 0) ok = false; // a pair twice in a step: not checked, no quotient
+          cell = static_cast<std::int32_t>(block_count(r, t, i) + 1);
+          flows.push_back({a, b, cell});
+        }
+    for (const std::vector<std::int64_t>& gen : g.generators)
+      for (const F& f : flows) {
+        if (!ok) break;
+        ok = pair[static_cast<std::size_t>(gen[static_cast<std::size_t>(f.a)]) * N +
+                  static_cast<std::size_t>(gen[static_cast<std::size_t>(f.b)])] == f.c;
+      }
+    for (const F& f : flows)
+      pair[static_cast<std::size_t>(f.a) * N + static_cast<std::size_t>(f.b)] = 0;
+    if (!ok) return false;
+  }
+  return true;
 }
 
 // All-to-all-v: the items each transfer moves, followed from their origins step by step. A
@@ -208,15 +270,18 @@ void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
       continue;
     }
     // A peer rule used by one transfer only (a direct all-to-all's n-1 shifts) is spread as it
-    // goes: keeping its n spreads would only cost memory.
+    // goes: keeping its n spreads would only cost memory. So is every flow of a quotient,
+    // whose few senders would not use the rule's other spreads.
     const bool once =
-        uses_.at(std::make_tuple(w.stage, w.part, static_cast<int>(t.peer), t.k)) == 1;
+        orbits_ || uses_.at(std::make_tuple(w.stage, w.part, static_cast<int>(t.peer), t.k)) == 1;
     const std::vector<route::Spread>* sp = once ? nullptr : &spreads(w.stage, w.part, t);
     for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
       const std::vector<std::int64_t>& chips = r.groups[gi];
       auto emit = [&](std::int64_t i) {
         const std::int64_t q = transfer_peer(r, t, i);
         if (q < 0 || q == i) return;
+        if (orbits_ && !in_domain_[static_cast<std::size_t>(chips[static_cast<std::size_t>(i)])])
+          return; // its orbit's representative stands for it
         if (once)
           spread(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], scratch_);
         const route::Spread& p =
@@ -226,8 +291,13 @@ void RankProgram::flows(std::size_t step, sim::StepFlows& out) const {
                                                 static_cast<std::size_t>(n) +
                                             static_cast<std::size_t>(i)]
                         : static_cast<double>(block_count(r, t, i)) * block_bytes;
+        if (orbits_) {
+          rep_channels_.clear();
+          for (std::int64_t ch : p.channels)
+            rep_channels_.push_back(orbits_->channel_rep[static_cast<std::size_t>(ch)]);
+        }
         out.add_split(chips[static_cast<std::size_t>(i)], chips[static_cast<std::size_t>(q)], bytes,
-                      p.channels, p.shares);
+                      orbits_ ? rep_channels_ : p.channels, p.shares);
       };
       if (t.from)
         for (std::int64_t i : *t.from) emit(i);

@@ -9,11 +9,13 @@
 #include "coll/schedule.hpp"
 #include "route/routing.hpp"
 #include "route/spread.hpp"
+#include "sim/chip_group.hpp"
 #include "sim/program.hpp"
 #include "topo/network.hpp"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -23,9 +25,12 @@ namespace icnkit::coll {
 class RankProgram final : public sim::Program {
 public:
   // `s.stages` must be set and verified; `fn` and `net` must outlive the program.
+  // `symmetry`: where the network has a group of symmetries the routing respects
+  // (sim/chip_group.hpp) and every step maps onto itself under it, the program is its quotient:
+  // one flow per orbit (the analytic engine only; the flit replay needs every flow).
   RankProgram(const Schedule& s, const topo::Network& net, const topo::Faults& faults,
               const route::RoutingFunction& fn, route::Ecmp ecmp = route::Ecmp::Split,
-              std::uint64_t seed = 0);
+              std::uint64_t seed = 0, bool symmetry = false);
 
   const std::vector<std::string>& phases() const override { return phases_; }
   const std::vector<sim::StepInfo>& steps() const override { return steps_; }
@@ -33,6 +38,7 @@ public:
   // Steps whose transfers make the same flows (same part, peers, senders and block counts; which
   // blocks does not matter to the network): a ring's steps all repeat its first.
   std::int64_t repeats(std::size_t step) const override { return repeats_[step]; }
+  const sim::FlowOrbits* orbits() const override { return orbits_ ? &*orbits_ : nullptr; }
 
   // Blocks one transfer moves from sender i (the flow carries that many blocks' bytes).
   static std::int64_t block_count(const RankSchedule& r, const RankTransfer& t, std::int64_t i);
@@ -49,6 +55,9 @@ private:
   void spread(std::int64_t from, std::int64_t to, route::Spread& sp) const;
 
   void item_bytes();
+  // Whether every step's flows (chips and block counts) map onto themselves under `g`'s
+  // generators; false too when a step names a pair twice or the check would be too long.
+  bool invariant(const sim::ChipGroup& g, std::int64_t chips) const;
   // A transfer through the group's switch (in-network reduction): every sender's blocks up its
   // links to the switch, and down to the owners (reduce) or to every rank (copy).
   void switch_flows(const Where& w, const RankTransfer& t, double block_bytes,
@@ -82,6 +91,10 @@ private:
   // Transfers per peer rule (stage, part, peer, k): a rule used once is not cached.
   std::map<std::tuple<std::size_t, std::size_t, int, std::int64_t>, std::int64_t> uses_;
   mutable route::Spread scratch_;
+  // The quotient by symmetry: the chips whose flows stand for their orbits.
+  std::optional<sim::FlowOrbits> orbits_;
+  std::vector<char> in_domain_;
+  mutable std::vector<std::int64_t> rep_channels_;
 };
 
 // The chips taking part in the schedule (every stage has the same), ascending.

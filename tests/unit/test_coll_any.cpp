@@ -659,3 +659,74 @@ TEST_CASE("in-network schedules are verified like any other: mutants fail where 
   coll::RankSchedule bc = alg->generate("all-gather", n, 0, 0);
   CHECK_THAT(verdict(bc, "broadcast"), Catch::Contains("via the switch"));
 }
+
+TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow gives",
+          "[coll][ranks][symmetry]") {
+  const double S = 3 * 1048576.0;
+  struct Net {
+    std::string family, id, routing;
+    std::int64_t n, radix;
+  };
+  // Every group chip_group() finds: torus translations (DOR and minimal), the hypercube's XOR
+  // translations, the full mesh's and single switch's rotations (parallel links too).
+  const std::vector<Net> nets = {
+      {"torus", "torus:4x4/b1x1", "dor", 16, 1},
+      {"torus", "torus:4x4/b1x1", "minimal", 16, 1},
+      {"torus", "torus:2x4x2/b1x1x1", "minimal", 16, 1},
+      {"hypercube", "hypercube:n4", "minimal", 16, 1},
+      {"full-mesh", "full-mesh:8/c1", "minimal", 8, 1},
+      {"single-switch", "single-switch:8/c1", "minimal", 8, 1},
+      {"single-switch", "single-switch:8/c1", "minimal", 8, 2},
+  };
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"all-reduce", "direct"},    {"reduce-scatter", "direct"},   {"all-gather", "direct"},
+      {"all-to-all", "direct"},    {"all-to-all", "pairwise"},     {"all-to-all", "bruck"},
+      {"all-gather", "bruck"},     {"all-reduce", "halving-doubling"}, {"all-reduce", "ring"},
+      {"broadcast", "binomial"},   {"all-reduce", "double-binary-tree"}};
+  for (const Net& x : nets) {
+    const topo::Network net = network(x.family, x.n, x.id, 50e9, 1e-6, x.radix);
+    auto fn = test::routing::build(x.routing, net, {});
+    std::int64_t quotients = 0;
+    for (const auto& [c, a] : runs) {
+      CAPTURE(x.id, x.routing, x.radix, c, a);
+      const coll::Schedule s = schedule(c, a, net, S, *fn);
+      if (!s.stages) continue; // a torus's own ring
+      const coll::RankProgram whole(s, net, {}, *fn, route::Ecmp::Split, 0, false);
+      const coll::RankProgram quo(s, net, {}, *fn, route::Ecmp::Split, 0, true);
+      CHECK(whole.orbits() == nullptr);
+      const sim::AnalyticResult rw = sim::simulate_analytic(whole, net, {});
+      const sim::AnalyticResult rq = sim::simulate_analytic(quo, net, {});
+      CHECK(close(rq.time_s, rw.time_s, 1e-12));
+      CHECK(rq.flows == rw.flows);
+      REQUIRE(rq.channel_bytes.size() == rw.channel_bytes.size());
+      for (std::size_t ch = 0; ch < rw.channel_bytes.size(); ++ch)
+        CHECK(std::abs(rq.channel_bytes[ch] - rw.channel_bytes[ch]) <= 1e-9 * S);
+      CHECK(close(rq.max_utilisation, rw.max_utilisation, 1e-12));
+      if (const sim::FlowOrbits* o = quo.orbits()) {
+        ++quotients;
+        CHECK(o->multiplicity * 1 <= net.n_chip);
+        sim::StepFlows fw, fq;
+        whole.flows(0, fw);
+        quo.flows(0, fq);
+        CHECK(fq.flows.size() * static_cast<std::size_t>(o->multiplicity) == fw.flows.size());
+      }
+      // Every direct step (all pairs) maps onto itself under any of these groups.
+      if (a == "direct") CHECK(quo.orbits() != nullptr);
+    }
+    CHECK(quotients >= 4);
+  }
+  // Not with faults, nor with ECMP by hash, nor where a step is not symmetric (the ring's
+  // shift in packaging order on a hypercube is no XOR translation).
+  const topo::Network hc = network("hypercube", 16, "hypercube:n4");
+  auto fn = test::routing::build("minimal", hc, {});
+  const coll::Schedule d = schedule("all-reduce", "direct", hc, S, *fn);
+  CHECK(coll::RankProgram(d, hc, {}, *fn, route::Ecmp::Hash, 1, true).orbits() == nullptr);
+  CHECK(coll::RankProgram(schedule("all-reduce", "ring", hc, S, *fn), hc, {}, *fn,
+                          route::Ecmp::Split, 0, true)
+            .orbits() == nullptr);
+  topo::Faults f;
+  f.links.push_back({3, "explicit"});
+  auto ff = test::routing::build("minimal", hc, f);
+  const coll::Schedule df = schedule("all-reduce", "direct", hc, S, *ff, f);
+  CHECK(coll::RankProgram(df, hc, f, *ff, route::Ecmp::Split, 0, true).orbits() == nullptr);
+}

@@ -364,7 +364,8 @@ SizedRun program_at(std::uint64_t size, const std::string& traffic, const Docume
   if (r.sized->stages) {
     if (!fn) fail_runtime("net-sim", "a schedule between ranks needs the routing");
     r.n_nodes = coll::group_size(*r.sized);
-    r.prog = std::make_unique<coll::RankProgram>(*r.sized, net, faults, *fn, all.ecmp, all.seed);
+    r.prog = std::make_unique<coll::RankProgram>(*r.sized, net, faults, *fn, all.ecmp, all.seed,
+                                                 all.symmetry);
   } else {
     r.prog = std::make_unique<coll::ScheduleProgram>(*r.sized, net, latency,
                                                      all.symmetry ? &faults : nullptr);

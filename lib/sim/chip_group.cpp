@@ -1,0 +1,178 @@
+#include "sim/chip_group.hpp"
+
+#include "route/dor.hpp"
+#include "route/minimal.hpp"
+#include "sim/symmetry.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <map>
+
+namespace icnkit::sim {
+
+namespace {
+
+bool minimal_split(const route::RoutingFunction& fn, route::Ecmp ecmp) {
+  const auto* m = dynamic_cast<const route::MinimalRouting*>(&fn);
+  return m && ecmp == route::Ecmp::Split && m->options().ecmp && !m->options().random;
+}
+
+// Every link the same bandwidth and latency (the groups below move any link onto any other of
+// its kind, so they need no finer test).
+bool uniform_links(const topo::Network& n) {
+  for (const topo::Link& l : n.links)
+    if (l.bandwidth_bytes_per_s != n.links.front().bandwidth_bytes_per_s ||
+        l.latency_s != n.links.front().latency_s || l.a == l.b)
+      return false;
+  return !n.links.empty() && n.channel_count() < std::numeric_limits<std::uint32_t>::max();
+}
+
+std::optional<ChipGroup> torus(const topo::Network& n, const route::RoutingFunction& fn,
+                               route::Ecmp ecmp, const topo::Faults& f) {
+  if (topo::TorusGeometry::twisted(n)) return std::nullopt;
+  std::optional<Translations> t;
+  const topo::TorusGeometry geo = topo::TorusGeometry::of(n, "symmetry");
+  if (dynamic_cast<const route::DorRouting*>(&fn)) {
+    t = dor_translations(fn, n, f);
+  } else if (minimal_split(fn, ecmp)) {
+    if (auto period = link_periods(geo, n)) t = translations(geo, n, *period);
+  }
+  if (!t) return std::nullopt;
+  ChipGroup g;
+  g.order = t->order;
+  g.sources = t->sources;
+  g.channel_rep = std::move(t->channel_rep);
+  for (int a = 0; a < geo.dims(); ++a) {
+    const int k = geo.size(a), p = t->period[static_cast<std::size_t>(a)];
+    if (p == k) continue;
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(n.n_chip));
+    for (std::int64_t u = 0; u < n.n_chip; ++u) {
+      const int x = geo.coord(u, a);
+      perm[static_cast<std::size_t>(u)] = u + (x + p < k ? p : p - k) * geo.stride(a);
+    }
+    g.generators.push_back(std::move(perm));
+  }
+  return g;
+}
+
+// The one link joining chips u and v, per unordered pair; nullopt when a pair has several.
+std::optional<std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t>>
+single_links(const topo::Network& n) {
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> at;
+  for (const topo::Link& l : n.links)
+    if (!at.emplace(std::minmax(l.a, l.b), l.id).second) return std::nullopt;
+  return at;
+}
+
+// The channel from u to v over link l.
+std::int64_t channel(const topo::Network& n, std::int64_t l, std::int64_t u) {
+  return topo::channel_of(l, n.links[static_cast<std::size_t>(l)].a == u);
+}
+
+std::optional<ChipGroup> hypercube(const topo::Network& n) {
+  const std::int64_t N = n.n_chip;
+  if (N < 2 || !std::has_single_bit(static_cast<std::uint64_t>(N)) ||
+      static_cast<std::int64_t>(n.nodes.size()) != N)
+    return std::nullopt;
+  const auto links = single_links(n);
+  if (!links) return std::nullopt;
+  const int bits = std::countr_zero(static_cast<std::uint64_t>(N));
+  if (static_cast<std::int64_t>(n.links.size()) != N / 2 * bits) return std::nullopt;
+  ChipGroup g;
+  g.order = N;
+  g.sources = {0};
+  g.channel_rep.assign(static_cast<std::size_t>(n.channel_count()), 0);
+  for (const topo::Link& l : n.links) {
+    const std::int64_t x = l.a ^ l.b;
+    if (!std::has_single_bit(static_cast<std::uint64_t>(x))) return std::nullopt;
+    const std::int64_t rep = links->at({0, x});
+    // a -> b is 0 -> x translated by a; b -> a is 0 -> x translated by b.
+    g.channel_rep[static_cast<std::size_t>(channel(n, l.id, l.a))] =
+        static_cast<std::uint32_t>(channel(n, rep, 0));
+    g.channel_rep[static_cast<std::size_t>(channel(n, l.id, l.b))] =
+        static_cast<std::uint32_t>(channel(n, rep, 0));
+  }
+  for (int b = 0; b < bits; ++b) {
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(N));
+    for (std::int64_t u = 0; u < N; ++u)
+      perm[static_cast<std::size_t>(u)] = u ^ (std::int64_t{1} << b);
+    g.generators.push_back(std::move(perm));
+  }
+  return g;
+}
+
+std::vector<std::int64_t> rotation(std::int64_t N) {
+  std::vector<std::int64_t> perm(static_cast<std::size_t>(N));
+  for (std::int64_t u = 0; u < N; ++u) perm[static_cast<std::size_t>(u)] = (u + 1) % N;
+  return perm;
+}
+
+std::optional<ChipGroup> full_mesh(const topo::Network& n) {
+  const std::int64_t N = n.n_chip;
+  if (N < 2 || static_cast<std::int64_t>(n.nodes.size()) != N ||
+      static_cast<std::int64_t>(n.links.size()) != N * (N - 1) / 2)
+    return std::nullopt;
+  const auto links = single_links(n);
+  if (!links) return std::nullopt;
+  ChipGroup g;
+  g.order = N;
+  g.sources = {0};
+  g.channel_rep.assign(static_cast<std::size_t>(n.channel_count()), 0);
+  for (const topo::Link& l : n.links)
+    for (auto [u, v] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+      // u -> v is 0 -> (v - u) rotated by u.
+      const std::int64_t w = ((v - u) % N + N) % N;
+      g.channel_rep[static_cast<std::size_t>(channel(n, l.id, u))] =
+          static_cast<std::uint32_t>(channel(n, links->at({0, w}), 0));
+    }
+  g.generators.push_back(rotation(N));
+  return g;
+}
+
+std::optional<ChipGroup> single_switch(const topo::Network& n) {
+  const std::int64_t N = n.n_chip;
+  if (N < 2 || static_cast<std::int64_t>(n.nodes.size()) != N + 1) return std::nullopt;
+  // Each chip's links to the switch, in id order: the j-th of chip u is the j-th of chip 0
+  // rotated by u.
+  std::vector<std::vector<std::int64_t>> of(static_cast<std::size_t>(N));
+  for (const topo::Link& l : n.links) {
+    const std::int64_t c = l.a < N ? l.a : l.b, w = l.a < N ? l.b : l.a;
+    if (c >= N || w != N) return std::nullopt;
+    of[static_cast<std::size_t>(c)].push_back(l.id);
+  }
+  for (const auto& v : of)
+    if (v.size() != of.front().size() || v.empty()) return std::nullopt;
+  ChipGroup g;
+  g.order = N;
+  g.sources = {0};
+  g.channel_rep.assign(static_cast<std::size_t>(n.channel_count()), 0);
+  for (std::int64_t u = 0; u < N; ++u)
+    for (std::size_t j = 0; j < of[static_cast<std::size_t>(u)].size(); ++j) {
+      const std::int64_t l = of[static_cast<std::size_t>(u)][j], r = of.front()[j];
+      g.channel_rep[static_cast<std::size_t>(channel(n, l, u))] =
+          static_cast<std::uint32_t>(channel(n, r, 0));
+      g.channel_rep[static_cast<std::size_t>(channel(n, l, N))] =
+          static_cast<std::uint32_t>(channel(n, r, N));
+    }
+  g.generators.push_back(rotation(N));
+  return g;
+}
+
+} // namespace
+
+std::optional<ChipGroup> chip_group(const topo::Network& n, const topo::Faults& f,
+                                    const route::RoutingFunction& fn, route::Ecmp ecmp) {
+  if (!f.empty()) return std::nullopt;
+  // A packaged torus's translations keep its link kinds apart (link_periods); the other
+  // groups move any link onto any other, so they need links of one kind.
+  if (n.family == "torus") return torus(n, fn, ecmp, f);
+  if (!minimal_split(fn, ecmp) || !uniform_links(n)) return std::nullopt;
+  if (n.family == "hypercube") return hypercube(n);
+  if (n.family == "full-mesh") return full_mesh(n);
+  if (n.family == "single-switch") return single_switch(n);
+  return std::nullopt;
+}
+
+} // namespace icnkit::sim

@@ -1,0 +1,39 @@
+// Symmetries of a network beyond the torus's DOR translations (symmetry.hpp), for programs of
+// flows between chips on any family: a group G of automorphisms of the network that acts freely
+// on its chips, maps every link onto a link of the same bandwidth and latency, and that the
+// routing respects (the spread of a flow from g(s) to g(d) is g applied to the spread from s to
+// d). A program whose every step G maps onto itself (the same flows, with the same bytes) is
+// then simulated one flow per orbit, exactly as symmetry.hpp argues for the torus.
+//
+// The groups found, on fault-free networks only:
+//  - torus: the DOR translations (symmetry.hpp), or with minimal ECMP routing the translations
+//    the links allow (minimal routing depends only on hop distances, which every automorphism
+//    keeps);
+//  - hypercube, minimal ECMP: every XOR translation c -> c ^ x (one link per chip and bit);
+//  - full mesh (one link per pair) and single switch (every chip the same number of links to
+//    the one switch), minimal ECMP: the rotations c -> c + k mod n, the switch fixed.
+// Minimal routing counts only with ECMP as a split (deterministic or random choices, or ECMP
+// by hash, pick among the equal paths by id or by a hash, which no translation keeps).
+#pragma once
+#include "route/routing.hpp"
+#include "route/spread.hpp"
+#include "topo/network.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace icnkit::sim {
+
+struct ChipGroup {
+  std::int64_t order = 1;
+  std::vector<std::int64_t> sources; // one chip per orbit of chips, ascending
+  // Chip permutations (chip c -> generators[k][c]) that generate G.
+  std::vector<std::vector<std::int64_t>> generators;
+  std::vector<std::uint32_t> channel_rep; // per directed channel: its orbit's representative
+};
+
+std::optional<ChipGroup> chip_group(const topo::Network& n, const topo::Faults& f,
+                                    const route::RoutingFunction& fn, route::Ecmp ecmp);
+
+} // namespace icnkit::sim
