@@ -123,11 +123,13 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
   if (s.skew) item_bytes();
   // All-to-all-v items differ in size and switch transfers leave the chips: no quotient.
   if (symmetry && !s.skew && !uses_switch(s))
-    if (auto g = sim::chip_group(net, faults, fn, ecmp); g && invariant(*g, net.n_chip)) {
-      in_domain_.assign(static_cast<std::size_t>(net.n_chip), 0);
-      for (std::int64_t c : g->sources) in_domain_[static_cast<std::size_t>(c)] = 1;
-      orbits_ = sim::FlowOrbits{std::move(g->channel_rep), g->order};
-    }
+    for (sim::ChipGroup& g : sim::chip_groups(net, faults, fn, ecmp))
+      if (invariant(g, net.n_chip)) {
+        in_domain_.assign(static_cast<std::size_t>(net.n_chip), 0);
+        for (std::int64_t c : g.sources) in_domain_[static_cast<std::size_t>(c)] = 1;
+        orbits_ = sim::FlowOrbits{std::move(g.channel_rep), g.order};
+        break;
+      }
 }
 
 namespace {

@@ -3,6 +3,8 @@
 #pragma once
 #include "topo/network.hpp"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +27,19 @@ public:
       channels_[ib] = topo::channel_of(l.id, false);
       neighbours_[ib] = static_cast<std::int32_t>(l.a);
     }
+    // Per node, its channels' positions sorted by far node (then position).
+    by_neighbour_.resize(channels_.size());
+    for (std::size_t v = 0; v + 1 < start_.size(); ++v) {
+      const auto b = static_cast<std::size_t>(start_[v]),
+                 e = static_cast<std::size_t>(start_[v + 1]);
+      for (std::size_t i = b; i < e; ++i) by_neighbour_[i] = static_cast<std::int32_t>(i - b);
+      std::sort(by_neighbour_.begin() + static_cast<std::ptrdiff_t>(b),
+                by_neighbour_.begin() + static_cast<std::ptrdiff_t>(e),
+                [&](std::int32_t x, std::int32_t y) {
+                  return std::pair(neighbours_[b + static_cast<std::size_t>(x)], x) <
+                         std::pair(neighbours_[b + static_cast<std::size_t>(y)], y);
+                });
+    }
   }
   // The channels leaving node v: [begin, end).
   const std::int64_t* begin(std::int64_t v) const {
@@ -38,11 +53,24 @@ public:
   const std::int32_t* neighbours(std::int64_t v) const {
     return neighbours_.data() + start_[static_cast<std::size_t>(v)];
   }
+  // Calls f(channel) for every channel from v to w, in the order begin(v)..end(v) lists them,
+  // in O(log degree + their number): a full mesh's chip has a thousand channels.
+  template <class F> void for_each_to(std::int64_t v, std::int64_t w, F&& f) const {
+    const auto b = static_cast<std::size_t>(start_[static_cast<std::size_t>(v)]);
+    const auto first = by_neighbour_.begin() + static_cast<std::ptrdiff_t>(b);
+    const auto last = by_neighbour_.begin() + start_[static_cast<std::size_t>(v) + 1];
+    auto it = std::lower_bound(first, last, w, [&](std::int32_t x, std::int64_t node) {
+      return neighbours_[b + static_cast<std::size_t>(x)] < node;
+    });
+    for (; it != last && neighbours_[b + static_cast<std::size_t>(*it)] == w; ++it)
+      f(channels_[b + static_cast<std::size_t>(*it)]);
+  }
 
 private:
   std::vector<std::int64_t> start_;
   std::vector<std::int64_t> channels_;
   std::vector<std::int32_t> neighbours_;
+  std::vector<std::int32_t> by_neighbour_;
 };
 
 } // namespace icnkit::route

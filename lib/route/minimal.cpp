@@ -241,6 +241,15 @@ void MinimalRouting::route_into(const PacketState& p, std::vector<Choice>& out) 
     const std::uint8_t* row = &dist_[static_cast<std::size_t>(p.dst) * V_];
     const std::uint8_t here = row[static_cast<std::size_t>(p.node)];
     if (here == kUnreachable || here == 0) return; // no route: the check reports it
+    if (here == 1) { // the links to dst itself, found without a scan of every channel
+      bool done = false;
+      adj_.for_each_to(p.node, p.dst, [&](std::int64_t c) {
+        if (done || !usable_[static_cast<std::size_t>(c)]) return;
+        out.push_back({c, vc_next, 0});
+        done = !opt_.ecmp;
+      });
+      return;
+    }
     for (const std::int64_t* c = adj_.begin(p.node); c != adj_.end(p.node); ++c) {
       if (!usable_[static_cast<std::size_t>(*c)]) continue;
       const std::int64_t next = n_.channel_dst(*c);
@@ -252,6 +261,15 @@ void MinimalRouting::route_into(const PacketState& p, std::vector<Choice>& out) 
   }
   const int here = switched_distance(p.node, p.dst);
   if (here <= 0) return; // no route: the check reports it
+  if (here == 1) {       // only a link to dst itself is one hop from it
+    bool done = false;
+    adj_.for_each_to(p.node, p.dst, [&](std::int64_t c) {
+      if (done || !usable_[static_cast<std::size_t>(c)]) return;
+      out.push_back({c, vc_next, 0});
+      done = !opt_.ecmp;
+    });
+    return;
+  }
   const std::int64_t N = n_.n_chip;
   const std::int32_t a = attachment_[static_cast<std::size_t>(p.dst)];
   const std::uint8_t* col = a >= 0 ? &dist_[static_cast<std::size_t>(a) * S_] : nullptr;

@@ -109,7 +109,19 @@ std::vector<std::int64_t> rotation(std::int64_t N) {
   return perm;
 }
 
-std::optional<ChipGroup> full_mesh(const topo::Network& n) {
+// The XOR translations' generators, n a power of two.
+std::vector<std::vector<std::int64_t>> xor_generators(std::int64_t N) {
+  std::vector<std::vector<std::int64_t>> gens;
+  for (std::int64_t x = 1; x < N; x <<= 1) {
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(N));
+    for (std::int64_t u = 0; u < N; ++u) perm[static_cast<std::size_t>(u)] = u ^ x;
+    gens.push_back(std::move(perm));
+  }
+  return gens;
+}
+
+// `xr`: the XOR translations (n a power of two), else the rotations.
+std::optional<ChipGroup> full_mesh(const topo::Network& n, bool xr) {
   const std::int64_t N = n.n_chip;
   if (N < 2 || static_cast<std::int64_t>(n.nodes.size()) != N ||
       static_cast<std::int64_t>(n.links.size()) != N * (N - 1) / 2)
@@ -122,16 +134,19 @@ std::optional<ChipGroup> full_mesh(const topo::Network& n) {
   g.channel_rep.assign(static_cast<std::size_t>(n.channel_count()), 0);
   for (const topo::Link& l : n.links)
     for (auto [u, v] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
-      // u -> v is 0 -> (v - u) rotated by u.
-      const std::int64_t w = ((v - u) % N + N) % N;
+      // u -> v is 0 -> (v - u) rotated by u (0 -> u ^ v translated by u).
+      const std::int64_t w = xr ? u ^ v : ((v - u) % N + N) % N;
       g.channel_rep[static_cast<std::size_t>(channel(n, l.id, u))] =
           static_cast<std::uint32_t>(channel(n, links->at({0, w}), 0));
     }
-  g.generators.push_back(rotation(N));
+  if (xr)
+    g.generators = xor_generators(N);
+  else
+    g.generators.push_back(rotation(N));
   return g;
 }
 
-std::optional<ChipGroup> single_switch(const topo::Network& n) {
+std::optional<ChipGroup> single_switch(const topo::Network& n, bool xr) {
   const std::int64_t N = n.n_chip;
   if (N < 2 || static_cast<std::int64_t>(n.nodes.size()) != N + 1) return std::nullopt;
   // Each chip's links to the switch, in id order: the j-th of chip u is the j-th of chip 0
@@ -156,23 +171,40 @@ std::optional<ChipGroup> single_switch(const topo::Network& n) {
       g.channel_rep[static_cast<std::size_t>(channel(n, l, N))] =
           static_cast<std::uint32_t>(channel(n, r, N));
     }
-  g.generators.push_back(rotation(N));
+  if (xr)
+    g.generators = xor_generators(N);
+  else
+    g.generators.push_back(rotation(N));
   return g;
 }
 
 } // namespace
 
-std::optional<ChipGroup> chip_group(const topo::Network& n, const topo::Faults& f,
-                                    const route::RoutingFunction& fn, route::Ecmp ecmp) {
-  if (!f.empty()) return std::nullopt;
+std::vector<ChipGroup> chip_groups(const topo::Network& n, const topo::Faults& f,
+                                   const route::RoutingFunction& fn, route::Ecmp ecmp) {
+  std::vector<ChipGroup> out;
+  auto add = [&](std::optional<ChipGroup> g) {
+    if (g) out.push_back(std::move(*g));
+  };
+  if (!f.empty()) return out;
   // A packaged torus's translations keep its link kinds apart (link_periods); the other
   // groups move any link onto any other, so they need links of one kind.
-  if (n.family == "torus") return torus(n, fn, ecmp, f);
-  if (!minimal_split(fn, ecmp) || !uniform_links(n)) return std::nullopt;
-  if (n.family == "hypercube") return hypercube(n);
-  if (n.family == "full-mesh") return full_mesh(n);
-  if (n.family == "single-switch") return single_switch(n);
-  return std::nullopt;
+  if (n.family == "torus") {
+    add(torus(n, fn, ecmp, f));
+    return out;
+  }
+  if (!minimal_split(fn, ecmp) || !uniform_links(n)) return out;
+  const bool pow2 = std::has_single_bit(static_cast<std::uint64_t>(n.n_chip));
+  if (n.family == "hypercube") add(hypercube(n));
+  if (n.family == "full-mesh") {
+    add(full_mesh(n, false));
+    if (pow2) add(full_mesh(n, true));
+  }
+  if (n.family == "single-switch") {
+    add(single_switch(n, false));
+    if (pow2) add(single_switch(n, true));
+  }
+  return out;
 }
 
 } // namespace icnkit::sim

@@ -11,7 +11,9 @@
 //    keeps);
 //  - hypercube, minimal ECMP: every XOR translation c -> c ^ x (one link per chip and bit);
 //  - full mesh (one link per pair) and single switch (every chip the same number of links to
-//    the one switch), minimal ECMP: the rotations c -> c + k mod n, the switch fixed.
+//    the one switch), minimal ECMP: the rotations c -> c + k mod n, the switch fixed, and, for
+//    n a power of two, the XOR translations c -> c ^ x too (any permutation of their chips is
+//    an automorphism; these two groups are the ones the schedules' shift and xor peers keep).
 // Minimal routing counts only with ECMP as a split (deterministic or random choices, or ECMP
 // by hash, pick among the equal paths by id or by a hash, which no translation keeps).
 #pragma once
@@ -33,7 +35,8 @@ struct ChipGroup {
   std::vector<std::uint32_t> channel_rep; // per directed channel: its orbit's representative
 };
 
-std::optional<ChipGroup> chip_group(const topo::Network& n, const topo::Faults& f,
-                                    const route::RoutingFunction& fn, route::Ecmp ecmp);
+// The groups found, in the order to try them (none: no symmetry is known).
+std::vector<ChipGroup> chip_groups(const topo::Network& n, const topo::Faults& f,
+                                   const route::RoutingFunction& fn, route::Ecmp ecmp);
 
 } // namespace icnkit::sim
