@@ -10,6 +10,9 @@
 //    the links allow (minimal routing depends only on hop distances, which every automorphism
 //    keeps);
 //  - hypercube, minimal ECMP: every XOR translation c -> c ^ x (one link per chip and bit);
+//  - HyperX, minimal ECMP: the translations of the switch coordinates (each switch's chips
+//    following it), and where the sizes are powers of two their XOR translations, each checked
+//    to map every link onto a link and to act freely;
 //  - full mesh (one link per pair) and single switch (every chip the same number of links to
 //    the one switch), minimal ECMP: the rotations c -> c + k mod n, the switch fixed, and, for
 //    n a power of two, the XOR translations c -> c ^ x too (any permutation of their chips is

@@ -667,8 +667,9 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
     std::string family, id, routing;
     std::int64_t n, radix;
   };
-  // Every group chip_group() finds: torus translations (DOR and minimal), the hypercube's XOR
-  // translations, the full mesh's and single switch's rotations (parallel links too).
+  // Every group chip_groups() finds: torus translations (DOR and minimal), the hypercube's XOR
+  // translations, the full mesh's and single switch's rotations and XOR translations (parallel
+  // links too), HyperX's coordinate translations and XOR translations (chips per switch too).
   const std::vector<Net> nets = {
       {"torus", "torus:4x4/b1x1", "dor", 16, 1},
       {"torus", "torus:4x4/b1x1", "minimal", 16, 1},
@@ -677,6 +678,9 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
       {"full-mesh", "full-mesh:8/c1", "minimal", 8, 1},
       {"single-switch", "single-switch:8/c1", "minimal", 8, 1},
       {"single-switch", "single-switch:8/c1", "minimal", 8, 2},
+      {"hyperx", "hyperx:4x4-t1/c1", "minimal", 16, 1},
+      {"hyperx", "hyperx:2x4-t2/c1", "minimal", 16, 1},
+      {"hyperx", "hyperx:2x3-t2/c1", "minimal", 12, 1},
   };
   const std::vector<std::pair<std::string, std::string>> runs = {
       {"all-reduce", "direct"},    {"reduce-scatter", "direct"},   {"all-gather", "direct"},
