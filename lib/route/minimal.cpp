@@ -42,6 +42,7 @@ void distances_to(const topo::Network& n, const Adjacency& adj, std::int64_t dst
       dist[v] = du;
       queue[tail++] = *w;
     }
+    if (tail == dist.size()) break; // every node reached: the rest would find nothing new
   }
 }
 

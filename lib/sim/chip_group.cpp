@@ -1,5 +1,6 @@
 #include "sim/chip_group.hpp"
 
+#include "core/error.hpp"
 #include "route/dor.hpp"
 #include "route/minimal.hpp"
 #include "sim/symmetry.hpp"
@@ -33,7 +34,13 @@ std::optional<ChipGroup> torus(const topo::Network& n, const route::RoutingFunct
                                route::Ecmp ecmp, const topo::Faults& f) {
   if (topo::TorusGeometry::twisted(n)) return std::nullopt;
   std::optional<Translations> t;
-  const topo::TorusGeometry geo = topo::TorusGeometry::of(n, "symmetry");
+  std::optional<topo::TorusGeometry> of;
+  try {
+    of = topo::TorusGeometry::of(n, "symmetry");
+  } catch (const Error&) {
+    return std::nullopt; // not a torus DOR knows: no symmetry assumed
+  }
+  const topo::TorusGeometry& geo = *of;
   if (dynamic_cast<const route::DorRouting*>(&fn)) {
     t = dor_translations(fn, n, f);
   } else if (minimal_split(fn, ecmp)) {

@@ -34,7 +34,7 @@ describe topo-gen formats json networkx graphml dot booksim
 describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk dragonfly-min
 describe coll-sched collectives all-to-all all-reduce reduce-scatter all-gather broadcast reduce
 describe coll-sched algorithms ring halfring foldedring foldedring-ring mate matee
-describe coll-sched algorithms_between_ranks ring direct halving-doubling bruck pairwise hierarchical binomial double-binary-tree chain
+describe coll-sched algorithms_between_ranks ring direct halving-doubling bruck pairwise hierarchical binomial double-binary-tree chain in-network
 describe coll-sched dim_scheduling sequential pipeline dimrotation
 describe net-sim modes analytic flit
 describe net-sim traffic all-to-all all-to-all-pairwise all-to-all-mpich uniform transpose \
