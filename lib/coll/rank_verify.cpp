@@ -181,6 +181,23 @@ template <class F> void for_each_sender(const RankTransfer& t, std::int64_t n, F
     for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 
+// Every simulation walks the schedule alike: each step's order, then each of its transfers'
+// form and what the simulation does with it (on_transfer(t, where)), then the end of the step
+// (end_step(step)), so that the paths agree on where a schedule first goes wrong.
+template <class OnTransfer, class EndStep>
+void walk(const Run& u, OnTransfer&& on_transfer, EndStep&& end_step) {
+  for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
+    check_order(u, s);
+    const RankStep& st = u.r.steps[s];
+    for (std::size_t k = 0; k < st.transfers.size(); ++k) {
+      const std::string where = transfer_at(s, k);
+      check_transfer(u, st.transfers[k], where);
+      on_transfer(st.transfers[k], where);
+    }
+    end_step(st);
+  }
+}
+
 // The peer of sender i, -1 when it has none.
 std::int64_t peer_of(const Run& u, const RankTransfer& t, std::int64_t i, const std::string& ptr) {
   const std::int64_t q = transfer_peer(u.r, t, i);
@@ -315,51 +332,43 @@ RankCheck general_reductions(const Run& u, std::int64_t batch) {
       for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t b = b0; b < b1; ++b) h.add_member(cell(i, b), i);
     }
-    for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
-      check_order(u, s);
-      const RankStep& st = u.r.steps[s];
-      for (std::size_t k = 0; k < st.transfers.size(); ++k) {
-        const RankTransfer& t = st.transfers[k];
-        const std::string where = transfer_at(s, k);
-        check_transfer(u, t, where);
-        if (t.blocks == Blocks::Range && (t.offset >= b1 || t.offset + t.count <= b0)) continue;
-        // Each (sender, peer) pair counted once: in the batch of a range's first block, else
-        // the first batch.
-        const bool counted = t.blocks == Blocks::Range ? t.offset >= b0 && t.offset < b1 : b0 == 0;
-        if (t.peer == Peer::Switch) {
-          // Through the switch: a reduce gives block b's owner (b mod n) every other sender's
-          // partial sum, a copy gives every other rank the sender's complete block.
-          for_each_sender(t, n, [&](std::int64_t i) {
-            c.transfers_checked += counted;
-            transfer_blocks(u.r, t, i, blocks);
-            for (std::int64_t b : blocks) {
-              if (b < b0 || b >= b1) continue;
-              const Word* from = h.set(cell(i, b));
-              const bool full = h.full(cell(i, b));
-              if (t.reduce) {
-                if (const std::int64_t o = b % n; o != i)
-                  h.receive(cell(o, b), from, full, true, i, o, b, where);
-              } else {
-                for (std::int64_t q = 0; q < n; ++q)
-                  if (q != i) h.receive(cell(q, b), from, full, false, i, q, b, where);
-              }
-            }
-          });
-          continue;
-        }
+    auto on_transfer = [&](const RankTransfer& t, const std::string& where) {
+      if (t.blocks == Blocks::Range && (t.offset >= b1 || t.offset + t.count <= b0)) return;
+      // Each (sender, peer) pair counted once: in the batch of a range's first block, else
+      // the first batch.
+      const bool counted = t.blocks == Blocks::Range ? t.offset >= b0 && t.offset < b1 : b0 == 0;
+      if (t.peer == Peer::Switch) {
+        // Through the switch: a reduce gives block b's owner (b mod n) every other sender's
+        // partial sum, a copy gives every other rank the sender's complete block.
         for_each_sender(t, n, [&](std::int64_t i) {
-          const std::int64_t q = peer_of(u, t, i, where);
-          if (q < 0) return;
           c.transfers_checked += counted;
           transfer_blocks(u.r, t, i, blocks);
-          for (std::int64_t b : blocks)
-            if (b >= b0 && b < b1)
-              h.receive(cell(q, b), h.set(cell(i, b)), h.full(cell(i, b)), t.reduce, i, q, b,
-                        where);
+          for (std::int64_t b : blocks) {
+            if (b < b0 || b >= b1) continue;
+            const Word* from = h.set(cell(i, b));
+            const bool full = h.full(cell(i, b));
+            if (t.reduce) {
+              if (const std::int64_t o = b % n; o != i)
+                h.receive(cell(o, b), from, full, true, i, o, b, where);
+            } else {
+              for (std::int64_t q = 0; q < n; ++q)
+                if (q != i) h.receive(cell(q, b), from, full, false, i, q, b, where);
+            }
+          }
         });
+        return;
       }
-      h.apply();
-    }
+      for_each_sender(t, n, [&](std::int64_t i) {
+        const std::int64_t q = peer_of(u, t, i, where);
+        if (q < 0) return;
+        c.transfers_checked += counted;
+        transfer_blocks(u.r, t, i, blocks);
+        for (std::int64_t b : blocks)
+          if (b >= b0 && b < b1)
+            h.receive(cell(q, b), h.set(cell(i, b)), h.full(cell(i, b)), t.reduce, i, q, b, where);
+      });
+    };
+    walk(u, on_transfer, [&](const RankStep&) { h.apply(); });
     if (u.collective == "reduce-scatter") {
       for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(b, b), b, b);
     } else if (u.collective == "reduce") {
@@ -391,30 +400,23 @@ RankCheck symmetric_reductions(const Run& u, Symmetry sym) {
   std::vector<std::int64_t> blocks;
   std::vector<Word> sender(static_cast<std::size_t>(h.words()));
   const bool rot = sym == Symmetry::Rotation;
-  for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
-    check_order(u, s);
-    const RankStep& st = u.r.steps[s];
-    for (std::size_t k = 0; k < st.transfers.size(); ++k) {
-      const RankTransfer& t = st.transfers[k];
-      const std::string where = transfer_at(s, k);
-      check_transfer(u, t, where);
-      if (!rot && t.k >= n) continue; // xor beyond the ranks: nobody has a peer
-      const std::int64_t from = rot ? rank_mod(-t.k, n) : t.k;
-      c.transfers_checked += n;
-      transfer_blocks(u.r, t, from, blocks);
-      for (std::int64_t b : blocks) {
-        const std::int64_t own = rot ? rank_mod(b - from, n) : b ^ from;
-        if (t.reduce) {
-          if (rot)
-            rotate(h.set(own), sender.data(), n, h.words(), from);
-          else
-            xor_permute(h.set(own), sender.data(), h.words(), from);
-        }
-        h.receive(b, sender.data(), h.full(own), t.reduce, from, 0, b, where);
+  auto on_transfer = [&](const RankTransfer& t, const std::string& where) {
+    if (!rot && t.k >= n) return; // xor beyond the ranks: nobody has a peer
+    const std::int64_t from = rot ? rank_mod(-t.k, n) : t.k;
+    c.transfers_checked += n;
+    transfer_blocks(u.r, t, from, blocks);
+    for (std::int64_t b : blocks) {
+      const std::int64_t own = rot ? rank_mod(b - from, n) : b ^ from;
+      if (t.reduce) {
+        if (rot)
+          rotate(h.set(own), sender.data(), n, h.words(), from);
+        else
+          xor_permute(h.set(own), sender.data(), h.words(), from);
       }
+      h.receive(b, sender.data(), h.full(own), t.reduce, from, 0, b, where);
     }
-    h.apply();
-  }
+  };
+  walk(u, on_transfer, [&](const RankStep&) { h.apply(); });
   if (u.collective == "reduce-scatter")
     require_complete(u, h, 0, 0, 0);
   else
@@ -453,34 +455,29 @@ RankCheck general_all_to_all(const Run& u) {
   auto is_taken = [&](std::int64_t cell) { return (taken[at(cell / 64)] >> (cell % 64)) & 1; };
   RankCheck c;
   std::vector<std::int64_t> dests;
-  for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
-    check_order(u, s);
-    const RankStep& st = u.r.steps[s];
-    for (std::size_t k = 0; k < st.transfers.size(); ++k) {
-      const RankTransfer& t = st.transfers[k];
-      const std::string where = transfer_at(s, k);
-      check_transfer(u, t, where);
-      for_each_sender(t, n, [&](std::int64_t i) {
-        const std::int64_t q = peer_of(u, t, i, where);
-        if (q < 0) return;
-        ++c.transfers_checked;
-        transfer_blocks(u.r, t, i, dests);
-        std::int64_t moved = 0;
-        for (std::int64_t d : dests) {
-          const std::int64_t cell = i * n + d;
-          const std::int32_t m = held[at(cell)];
-          if (m == 0) continue;
-          if (is_taken(cell)) fail_twice(u, where, i, d);
-          taken[at(cell / 64)] |= Word{1} << (cell % 64);
-          moved += m;
-          change[at(cell)] -= m;
-          change[at(q * n + d)] += m;
-        }
-        if (moved == 0) fail_nothing(u, where, i, q);
-      });
-    }
-    // Every move of the step comes from a taken group, so visiting those again finds every
-    // changed count (the arrivals at q too) without keeping a list as long as n^2.
+  auto on_transfer = [&](const RankTransfer& t, const std::string& where) {
+    for_each_sender(t, n, [&](std::int64_t i) {
+      const std::int64_t q = peer_of(u, t, i, where);
+      if (q < 0) return;
+      ++c.transfers_checked;
+      transfer_blocks(u.r, t, i, dests);
+      std::int64_t moved = 0;
+      for (std::int64_t d : dests) {
+        const std::int64_t cell = i * n + d;
+        const std::int32_t m = held[at(cell)];
+        if (m == 0) continue;
+        if (is_taken(cell)) fail_twice(u, where, i, d);
+        taken[at(cell / 64)] |= Word{1} << (cell % 64);
+        moved += m;
+        change[at(cell)] -= m;
+        change[at(q * n + d)] += m;
+      }
+      if (moved == 0) fail_nothing(u, where, i, q);
+    });
+  };
+  // Every move of the step comes from a taken group, so visiting those again finds every
+  // changed count (the arrivals at q too) without keeping a list as long as n^2.
+  auto end_step = [&](const RankStep& st) {
     for (const RankTransfer& t : st.transfers)
       for_each_sender(t, n, [&](std::int64_t i) {
         const std::int64_t q = transfer_peer(u.r, t, i);
@@ -496,7 +493,8 @@ RankCheck general_all_to_all(const Run& u) {
           }
         }
       });
-  }
+  };
+  walk(u, on_transfer, end_step);
   // Items are neither created nor lost (each group leaves once, to one peer), so nothing held
   // away from its destination means every item at its destination, once.
   for (std::int64_t i = 0; i < n; ++i)
@@ -516,37 +514,34 @@ RankCheck symmetric_all_to_all(const Run& u, Symmetry sym) {
   const bool rot = sym == Symmetry::Rotation;
   RankCheck c;
   std::vector<std::int64_t> dests;
-  for (std::size_t s = 0; s < u.r.steps.size(); ++s) {
-    check_order(u, s);
-    const RankStep& st = u.r.steps[s];
-    for (std::size_t k = 0; k < st.transfers.size(); ++k) {
-      const RankTransfer& t = st.transfers[k];
-      const std::string where = transfer_at(s, k);
-      check_transfer(u, t, where);
-      if (!rot && t.k >= n) continue;
-      c.transfers_checked += n;
-      transfer_blocks(u.r, t, 0, dests);
-      std::int64_t moved = 0;
-      for (std::int64_t d : dests) {
-        const std::int64_t m = held[at(d)];
-        if (m == 0) continue;
-        if (taken_in[at(d)] == static_cast<std::int64_t>(s)) fail_twice(u, where, 0, d);
-        taken_in[at(d)] = static_cast<std::int64_t>(s);
-        moved += m;
-        const std::int64_t to = rot ? rank_mod(d - t.k, n) : d ^ t.k;
-        change[at(d)] -= m;
-        change[at(to)] += m;
-        touched.push_back(d);
-        touched.push_back(to);
-      }
-      if (moved == 0) fail_nothing(u, where, 0, transfer_peer(u.r, t, 0));
+  std::int64_t step = 0; // the step being walked, to catch a second taker within it
+  auto on_transfer = [&](const RankTransfer& t, const std::string& where) {
+    if (!rot && t.k >= n) return;
+    c.transfers_checked += n;
+    transfer_blocks(u.r, t, 0, dests);
+    std::int64_t moved = 0;
+    for (std::int64_t d : dests) {
+      const std::int64_t m = held[at(d)];
+      if (m == 0) continue;
+      if (taken_in[at(d)] == step) fail_twice(u, where, 0, d);
+      taken_in[at(d)] = step;
+      moved += m;
+      const std::int64_t to = rot ? rank_mod(d - t.k, n) : d ^ t.k;
+      change[at(d)] -= m;
+      change[at(to)] += m;
+      touched.push_back(d);
+      touched.push_back(to);
     }
+    if (moved == 0) fail_nothing(u, where, 0, transfer_peer(u.r, t, 0));
+  };
+  walk(u, on_transfer, [&](const RankStep&) {
     for (std::int64_t x : touched) {
       held[at(x)] += change[at(x)];
       change[at(x)] = 0;
     }
     touched.clear();
-  }
+    ++step;
+  });
   for (std::int64_t d = 1; d < n; ++d)
     if (held[at(d)] != 0) fail_left(u, 0, d, held[at(d)]);
   c.method = std::string("exact store-and-forward simulation of rank 0's all-to-all items, "
