@@ -238,19 +238,22 @@ void MinimalRouting::route_into(const PacketState& p, std::vector<Choice>& out) 
   out.clear();
   if (p.node == p.dst) return;
   const int vc_next = opt_.hop_vcs && p.in_channel >= 0 ? std::min(p.vc + 1, vc_count() - 1) : 0;
+  const std::uint8_t* row = transit_ ? &dist_[static_cast<std::size_t>(p.dst) * V_] : nullptr;
+  const int here = !transit_ ? switched_distance(p.node, p.dst)
+                   : row[static_cast<std::size_t>(p.node)] == kUnreachable
+                       ? -1
+                       : row[static_cast<std::size_t>(p.node)];
+  if (here <= 0) return; // no route: the check reports it
+  if (here == 1) {       // only a link to dst itself: found without a scan of every channel
+    bool done = false;
+    adj_.for_each_to(p.node, p.dst, [&](std::int64_t c) {
+      if (done || !usable_[static_cast<std::size_t>(c)]) return;
+      out.push_back({c, vc_next, 0});
+      done = !opt_.ecmp;
+    });
+    return;
+  }
   if (transit_) {
-    const std::uint8_t* row = &dist_[static_cast<std::size_t>(p.dst) * V_];
-    const std::uint8_t here = row[static_cast<std::size_t>(p.node)];
-    if (here == kUnreachable || here == 0) return; // no route: the check reports it
-    if (here == 1) { // the links to dst itself, found without a scan of every channel
-      bool done = false;
-      adj_.for_each_to(p.node, p.dst, [&](std::int64_t c) {
-        if (done || !usable_[static_cast<std::size_t>(c)]) return;
-        out.push_back({c, vc_next, 0});
-        done = !opt_.ecmp;
-      });
-      return;
-    }
     for (const std::int64_t* c = adj_.begin(p.node); c != adj_.end(p.node); ++c) {
       if (!usable_[static_cast<std::size_t>(*c)]) continue;
       const std::int64_t next = n_.channel_dst(*c);
@@ -258,17 +261,6 @@ void MinimalRouting::route_into(const PacketState& p, std::vector<Choice>& out) 
       out.push_back({*c, vc_next, 0});
       if (!opt_.ecmp) return;
     }
-    return;
-  }
-  const int here = switched_distance(p.node, p.dst);
-  if (here <= 0) return; // no route: the check reports it
-  if (here == 1) {       // only a link to dst itself is one hop from it
-    bool done = false;
-    adj_.for_each_to(p.node, p.dst, [&](std::int64_t c) {
-      if (done || !usable_[static_cast<std::size_t>(c)]) return;
-      out.push_back({c, vc_next, 0});
-      done = !opt_.ecmp;
-    });
     return;
   }
   const std::int64_t N = n_.n_chip;
