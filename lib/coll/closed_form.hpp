@@ -1,19 +1,8 @@
-// Closed forms of the torus all-to-all algorithms (MICRO'25 Table 1, algorithms.md §1-5), so a
-// user sees the analytic expectation next to the simulated time and tests can hold the
-// simulator to it.
-//
-// Two latency models:
-// - PerSubStage: icnkit's store-and-forward model, the one the analytic simulator runs. Every
-//   sub-stage (step) costs the latency of its longest logical hop (alpha per physical hop) plus
-//   its piece at the link bandwidth; steps run back to back. Ring: N(N-1)/2 steps of
-//   alpha + S/(2NB). HalfRing: k(k+1)/2 steps (k = N/2) of h alpha + S/(NB), the unpaired
-//   stage of an even ring S/(2NB), h = 1 (3 on a MATE acceleration plane). FoldedRing:
-//   N(N-1)/2 steps of (N-1) alpha + S/(NB).
-// - Table1: the paper's table: one startup alpha (Ring, HalfRing), (N-1) alpha (FoldedRing),
-//   plus the same transfer terms: (N-1)S/(4B), NS/(8B) (even) or (N^2-1)S/(8NB) (odd),
-//   (N-1)S/(2B).
-// The transfer terms are identical in both; only the startup differs.
+// Closed forms of whole torus schedules (MICRO'25 Table 1), composed from one ring's time
+// (ring_time.hpp) by the algorithm's and the scheduling's registry entries, so a user sees the
+// analytic expectation next to the simulated time and tests can hold the simulator to it.
 #pragma once
+#include "coll/ring_time.hpp"
 #include "coll/schedule.hpp"
 #include "topo/faults.hpp"
 #include "topo/network.hpp"
@@ -22,18 +11,6 @@
 #include <string>
 
 namespace icnkit::coll {
-
-enum class LatencyModel { PerSubStage, Table1 };
-
-// One ring of n chips, S bytes per node (S/n per block), B bytes/s per direction, alpha per
-// hop. `plane_hops`: physical hops per logical link (HalfRing on a MATE plane: 3).
-double ring_time(int n, double S, double B, double alpha, LatencyModel m);
-double halfring_time(int n, double S, double B, double alpha, LatencyModel m, int plane_hops = 1);
-double folded_time(int n, double S, double B, double alpha, LatencyModel m);
-
-// One ring's bidirectional reduce-scatter or all-gather of a share of `share` bytes per node:
-// N-1 steps, each moving half a block (share/(2N)) one hop each way.
-double ring_reduction_time(int n, double share, double B, double alpha);
 
 struct ClosedForm {
   double time_s = 0;

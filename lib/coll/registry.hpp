@@ -2,8 +2,8 @@
 // their descriptions. coll-sched's --help, its validation of --collective / --algorithm / --dims
 // and --describe all derive from these lists; nothing else switches over names.
 #pragma once
-#include "coll/closed_form.hpp"
 #include "coll/plan.hpp"
+#include "coll/ring_time.hpp"
 #include "coll/schedule.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -37,7 +37,7 @@ struct AlgorithmInfo {
   bool needs_fault = false; // MATE and MATEe exist for faulty tori only
   std::vector<ParamInfo> params;
   DimPlan (*plan)(const DimContext&) = nullptr; // one chunk's work along one dimension
-  // Its closed forms (closed_form.hpp), where it has them:
+  // Its closed forms (composed by closed_form.hpp), where it has them:
   // one ring's fault-free all-to-all time (null: none; MATE and MATEe need a fault);
   double (*ring_time)(int n, double S, double B, double alpha, LatencyModel m) = nullptr;
   // fault-free reductions on the bidirectional ring (ring_reduction_time per phase);
