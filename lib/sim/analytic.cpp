@@ -47,14 +47,23 @@ private:
   // Per directed channel.
   std::vector<double> bw_, lat_;
   std::vector<char> down_;
-  std::vector<std::uint32_t> cnt_;   // scratch: unfrozen flows on the channel
-  std::vector<double> wsum_;         // scratch: their shares' sum (weighted_ only)
-  std::vector<double> cap_;          // scratch: capacity not yet handed out
-  std::vector<std::uint32_t> head_;  // scratch: CSR start of the channel's flows
-  std::vector<std::uint32_t> run_;   // scratch: CSR length of the channel's flows
-  std::vector<std::uint32_t> level_; // scratch: channels frozen at the current level
-  std::vector<std::uint32_t> touch_; // scratch: channels used by active flows
-  std::vector<std::uint32_t> csr_;   // scratch: flow ids by channel
+  std::vector<std::uint32_t> cnt_;     // scratch: unfrozen flows on the channel
+  std::vector<double> wsum_;           // scratch: their shares' sum (weighted_ only)
+  std::vector<double> cap_;            // scratch: capacity not yet handed out
+  std::vector<std::uint32_t> head_;    // scratch: CSR start of the channel's flows
+  std::vector<std::uint32_t> run_;     // scratch: CSR length of the channel's flows
+  std::vector<std::uint32_t> level_;   // scratch: channels frozen at the current level
+  std::vector<std::uint32_t> touch_;   // scratch: channels used by active flows
+  std::vector<std::uint32_t> csr_;     // scratch: flow ids by channel
+  std::vector<std::uint32_t> order_;   // scratch: the channel's index in touch_
+  std::vector<std::uint32_t> version_; // scratch: bumped whenever its fair share changes
+  std::vector<char> changed_mark_;     // scratch: in changed_
+  std::vector<std::uint32_t> changed_; // scratch: channels whose share changed this level
+  struct HeapEntry {
+    double share;
+    std::uint32_t channel, version;
+  };
+  std::vector<HeapEntry> heap_; // scratch: live channels by fair share (min-heap)
 
   // Per step.
   std::vector<std::uint32_t> deps_left_;
@@ -119,6 +128,9 @@ void Engine::setup_channels() {
   cap_.assign(c, 0);
   head_.assign(c, 0);
   run_.assign(c, 0);
+  order_.assign(c, 0);
+  version_.assign(c, 0);
+  changed_mark_.assign(c, 0);
   res_.channel_bytes.assign(c, 0);
 }
 
@@ -303,21 +315,53 @@ void Engine::compute_rates(double t) {
 
   frozen_.assign(nf, 0);
   new_rate_.assign(nf, 0);
-  std::vector<std::uint32_t>& live = touch_; // channels that still carry unfrozen flows
+  // Progressive filling with the channels in a heap keyed by their fair share: each level pops
+  // the channels at the minimum (within the tie factor) instead of scanning every live channel,
+  // so a computation costs O((channels + flow-channel entries) log) whatever the number of
+  // levels. An entry is current while its channel's version is: every change to a channel's
+  // capacity or count bumps the version and pushes the new key once per level, so the heap's
+  // current entries are exactly the live channels' fair shares, the same doubles a scan reads.
+  // A level's channels are frozen in touch_ order (the order a scan would find them), so the
+  // capacities are reduced in the same order and every rate is the same double as a scan's.
   std::size_t unfrozen = nf;
   // A channel's fair share: its capacity left over the flows (weighted: their shares) on it.
   auto fair = [&](std::uint32_t c) { return weighted_ ? cap_[c] / wsum_[c] : cap_[c] / cnt_[c]; };
+  heap_.clear();
+  for (std::uint32_t k = 0; k < touch_.size(); ++k) {
+    const std::uint32_t c = touch_[k];
+    order_[c] = k;
+    ++version_[c];
+    heap_.push_back({fair(c), c, version_[c]});
+  }
+  auto later = [](const HeapEntry& a, const HeapEntry& b) { return a.share > b.share; };
+  std::make_heap(heap_.begin(), heap_.end(), later);
+  auto current = [&](const HeapEntry& e) {
+    return cnt_[e.channel] > 0 && version_[e.channel] == e.version;
+  };
   while (unfrozen > 0) {
-    double share = kInf;
-    for (std::uint32_t c : live) share = std::min(share, fair(c));
+    while (!heap_.empty() && !current(heap_.front())) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      heap_.pop_back();
+    }
+    if (heap_.empty()) fail_runtime("analytic engine", "flows left without a channel");
+    const double share = heap_.front().share;
     if (!(share > 0) || !std::isfinite(share))
       fail_runtime("analytic engine", "max-min fair share is not positive");
     // Decide the whole level before freezing anything: freezing only raises other channels'
     // shares, but rounding could otherwise move a channel across the tie limit mid-pass.
     const double limit = share * (1 + kShareTie);
     level_.clear();
-    for (std::uint32_t c : live)
-      if (fair(c) <= limit) level_.push_back(c);
+    while (!heap_.empty() && heap_.front().share <= limit) {
+      if (current(heap_.front())) {
+        level_.push_back(heap_.front().channel);
+        ++version_[heap_.front().channel]; // taken: its other entries, if any, are stale
+      }
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      heap_.pop_back();
+    }
+    std::sort(level_.begin(), level_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return order_[a] < order_[b]; });
+    changed_.clear();
     for (std::uint32_t c : level_)
       for (std::uint32_t k = head_[c], e = head_[c] + run_[c]; k < e; ++k) {
         std::uint32_t f = csr_[k];
@@ -336,11 +380,19 @@ void Engine::compute_rates(double t) {
             cap_[c2] -= share;
           }
           --cnt_[c2];
+          if (changed_mark_[c2] == 0) {
+            changed_mark_[c2] = 1;
+            changed_.push_back(c2);
+          }
         }
       }
-    live.erase(
-        std::remove_if(live.begin(), live.end(), [&](std::uint32_t c) { return cnt_[c] == 0; }),
-        live.end());
+    for (std::uint32_t c : changed_) {
+      changed_mark_[c] = 0;
+      ++version_[c];
+      if (cnt_[c] == 0) continue;
+      heap_.push_back({fair(c), c, version_[c]});
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    }
   }
   // Every cnt_ is back to 0 here: each flow decremented each of its channels once per crossing.
 
