@@ -16,13 +16,13 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
   std::vector<std::string> names;
   if (net.family == "torus" && !req.skew) // the torus algorithms move equal items
     for (const AlgorithmInfo& a : algorithms())
-      if (a.implements(req.collective)) names.push_back(a.name);
+      if (a.torus && a.torus->implements(req.collective)) names.push_back(a.name);
   const bool grouped = req.group != "all" || !req.group_lists.empty();
-  for (const RankAlgorithmInfo& a : rank_algorithms())
+  for (const AlgorithmInfo& a : algorithms())
     // An algorithm that assumes more of the hardware (in-network reduction) is the user's
     // choice, not auto's.
-    if (a.implements(req.collective) && !(grouped && !a.generate) && a.assumes.empty() &&
-        std::find(names.begin(), names.end(), a.name) == names.end())
+    if (a.ranks && a.ranks->implements(req.collective) && !(grouped && !a.ranks->generate) &&
+        a.ranks->assumes.empty() && std::find(names.begin(), names.end(), a.name) == names.end())
       names.push_back(a.name);
   const std::vector<char> down = faults.down_links(net);
   sim::AnalyticOptions opt;
@@ -35,7 +35,7 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
     Request r = req;
     r.algorithm = name;
     // --chunks is for the algorithms that take it (a torus pipeline, a pipelined tree or chain).
-    if (const RankAlgorithmInfo* a = find_rank_algorithm(name); a && !a->pipelined) r.chunks = 0;
+    if (const AlgorithmInfo* a = find_rank_algorithm(name); a && !a->ranks->pipelined) r.chunks = 0;
     Schedule s;
     try {
       s = generate(r, net, faults, fn);

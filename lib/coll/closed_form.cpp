@@ -15,7 +15,7 @@ namespace {
 // then all-gathers) takes T_k, the same for every chunk; chunk c's entry k starts after its own
 // entry k-1 and, for the pipeline, after chunk c-1's entry k (the longest path of that grid);
 // sequential and DimRotation chunks never share a dimension at a time, so they take sum T_k.
-std::optional<ClosedForm> reduction_form(const Schedule& s, const AlgorithmInfo& alg,
+std::optional<ClosedForm> reduction_form(const Schedule& s, const TorusForm& alg,
                                          const DimSchedulingInfo& dims, int n, int D, double B,
                                          double a) {
   if (!alg.ring_reductions) return {};
@@ -62,7 +62,7 @@ std::optional<ClosedForm> reduction_form(const Schedule& s, const AlgorithmInfo&
 // starts after its own (k-1)-th and after the phase that last used that dimension (one chunk per
 // dimension at a time; Pipeline's chunk c-1), and takes T_d = T(N_d, S/C). The makespan of that
 // grid, by slots: sum_d T_d(S) sequential, (C + D - 1) T for equal T_d.
-std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const AlgorithmInfo& alg,
+std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const TorusForm& alg,
                                            const DimSchedulingInfo& dims,
                                            const topo::TorusGeometry& g,
                                            const std::vector<int>& live, double B, double a,
@@ -103,7 +103,8 @@ std::optional<ClosedForm> mixed_radix_form(const Schedule& s, const AlgorithmInf
 
 std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& net,
                                       const topo::Faults& faults, LatencyModel m) {
-  const AlgorithmInfo* alg = find_algorithm(s.algorithm);
+  const AlgorithmInfo* entry = find_algorithm(s.algorithm);
+  const TorusForm* alg = entry && entry->torus ? &*entry->torus : nullptr;
   const DimSchedulingInfo* dims = find_dim_scheduling(s.dim_scheduling);
   if (!alg || !dims || net.links.empty() || !faults.chips.empty()) return {};
   topo::TorusGeometry g = topo::TorusGeometry::shape_of(net, "closed form");
@@ -141,7 +142,7 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
                                              : ", per-sub-stage latency model";
     return out;
   }
-  if (n_down != 1 || alg->one_fault == AlgorithmInfo::OneFault::None ||
+  if (n_down != 1 || alg->one_fault == TorusForm::OneFault::None ||
       dims->one_fault == DimSchedulingInfo::OneFault::None)
     return {};
   const bool rotation = dims->one_fault == DimSchedulingInfo::OneFault::Rotation;
@@ -155,7 +156,7 @@ std::optional<ClosedForm> closed_form(const Schedule& s, const topo::Network& ne
     if (d != f && g.size(d) >= 3) ++P; // every plane of a single fault is healthy
   const Fraction rf = halfring_folded_ratio(n);
   const double r = rf.value();
-  const bool early = alg->one_fault == AlgorithmInfo::OneFault::MateEarly;
+  const bool early = alg->one_fault == TorusForm::OneFault::MateEarly;
   const double C = rotation ? D : 1;
   const double Sc = S / C;
   const double rem = early ? 1 - r : 1;

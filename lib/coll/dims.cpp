@@ -71,7 +71,7 @@ Schedule assemble(const ComposeInput& in, const std::string& name,
   s.collective = in.collective;
   s.algorithm = in.algorithm->name;
   s.dim_scheduling = name;
-  s.fault_handling = in.algorithm->fault_handling;
+  s.fault_handling = in.algorithm->torus->fault_handling;
   s.bytes_per_node = in.bytes_per_node;
   s.chunks = C;
   bool lockstep = in.lockstep;

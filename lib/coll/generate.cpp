@@ -52,8 +52,8 @@ void require_fault_free(const AlgorithmInfo& alg, const topo::Network& net,
 
 bool torus_form(const Request& req, const topo::Network& net) {
   // Groups are a schedule between ranks: the torus algorithms schedule the whole torus.
-  const AlgorithmInfo* a = find_algorithm(req.algorithm);
-  return net.family == "torus" && a && a->implements(req.collective) && req.group == "all" &&
+  const AlgorithmInfo* a = find_torus_algorithm(req.algorithm);
+  return net.family == "torus" && a && a->torus->implements(req.collective) && req.group == "all" &&
          req.group_lists.empty();
 }
 
@@ -105,19 +105,19 @@ Verification verify_ranks(const Schedule& s, const topo::Network& net, const top
 
 namespace {
 
-const RankAlgorithmInfo& require_rank(const std::string& name, const std::string& collective,
-                                      const topo::Network& net, const std::string& where) {
-  const RankAlgorithmInfo* alg = find_rank_algorithm(name);
+const AlgorithmInfo& require_rank(const std::string& name, const std::string& collective,
+                                  const topo::Network& net, const std::string& where) {
+  const AlgorithmInfo* alg = find_rank_algorithm(name);
   if (!alg)
     fail_usage(where, "'" + name + "' is not an algorithm of the " + net.family +
                           " (between ranks: " + rank_algorithm_names() +
-                          (net.family == "torus" ? "; on a torus also " + algorithm_names()
+                          (net.family == "torus" ? "; on a torus also " + torus_algorithm_names()
                                                  : std::string()) +
                           ")");
-  if (!alg->implements(collective)) {
+  if (!alg->ranks->implements(collective)) {
     std::string serve;
-    for (const auto& a : rank_algorithms())
-      if (a.implements(collective)) serve += (serve.empty() ? "" : ", ") + a.name;
+    for (const auto& a : algorithms())
+      if (a.ranks && a.ranks->implements(collective)) serve += (serve.empty() ? "" : ", ") + a.name;
     fail_infeasible(where, alg->name + " does not schedule " + collective + " (" + collective +
                                ": " + serve + ")");
   }
@@ -186,7 +186,7 @@ Schedule hierarchical_all_to_all(const Request& req, const topo::Network& net,
 constexpr std::int64_t kMaxChunks = 65536;
 
 // One stage: `alg` running `collective` in every group, groups of one size per part.
-RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective, Fraction share,
+RankStage make_stage(const AlgorithmInfo& alg, const std::string& collective, Fraction share,
                      const std::vector<std::vector<std::int64_t>>& groups, std::int64_t root,
                      std::int64_t chunks = 0) {
   RankStage st;
@@ -196,7 +196,7 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
   std::map<std::size_t, std::size_t> part_of; // group size -> part
   for (const auto& g : groups) {
     const auto n = static_cast<std::int64_t>(g.size());
-    if (std::string why = alg.refuses(collective, n); !why.empty())
+    if (std::string why = alg.ranks->refuses(collective, n); !why.empty())
       fail_infeasible("--algorithm", alg.name + " " + why + "; the group of chip " +
                                          std::to_string(g.front()) + " has " + std::to_string(n) +
                                          " live chips");
@@ -211,7 +211,7 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
                                  ", and chunks x ranks at most " + std::to_string(kMaxChunks * 64));
     auto [it, fresh] = part_of.emplace(g.size(), st.parts.size());
     if (fresh) {
-      st.parts.push_back(alg.generate(collective, n, root, chunks));
+      st.parts.push_back(alg.ranks->generate(collective, n, root, chunks));
       st.parts.back().groups.clear();
     }
     st.parts[it->second].groups.push_back(g);
@@ -221,7 +221,7 @@ RankStage make_stage(const RankAlgorithmInfo& alg, const std::string& collective
 
 Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const topo::Network& net,
                         const topo::Faults& faults, const route::RoutingFunction* fn) {
-  const RankAlgorithmInfo& alg = require_rank(req.algorithm, col.name, net, "--algorithm");
+  const AlgorithmInfo& alg = require_rank(req.algorithm, col.name, net, "--algorithm");
   if (!fn)
     fail_input("/routing", "a schedule between ranks follows the routing: run topo-route first");
   if (req.root < 0) fail_usage("--root", "must be a rank, >= 0");
@@ -233,7 +233,7 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
   s.bytes_per_node = req.bytes_per_node;
   s.chunks = 1;
   s.stages.emplace();
-  if (alg.generate) {
+  if (alg.ranks->generate) {
     const auto groups = req.group_lists.empty()
                             ? rank_groups(net, faults, req.group, "--group", s.left)
                             : rank_groups(net, faults, req.group_lists, "--group", s.left);
@@ -250,12 +250,12 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     if (col.name == "all-to-all") return hierarchical_all_to_all(req, net, faults, *fn, s);
     const bool ar = col.name == "all-reduce", rs = col.name == "reduce-scatter";
     const std::string inner_coll = ar || rs ? "reduce-scatter" : "all-gather";
-    const RankAlgorithmInfo& in = require_rank(req.inner, inner_coll, net, "--level-algorithms");
-    const RankAlgorithmInfo& in_ag =
+    const AlgorithmInfo& in = require_rank(req.inner, inner_coll, net, "--level-algorithms");
+    const AlgorithmInfo& in_ag =
         require_rank(req.inner, ar ? "all-gather" : inner_coll, net, "--level-algorithms");
-    const RankAlgorithmInfo& out =
+    const AlgorithmInfo& out =
         require_rank(req.outer, ar ? "all-reduce" : inner_coll, net, "--level-algorithms");
-    if (!in.generate || !out.generate)
+    if (!in.ranks->generate || !out.ranks->generate)
       fail_usage("--level-algorithms",
                  "each level takes an algorithm of one level, not hierarchical");
     const auto inner = rank_groups(net, faults, req.hierarchy, "--hierarchy", s.left);
@@ -313,14 +313,14 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // Between ranks unless it is a torus algorithm's request (whose own checks then say why a
   // network or collective does not suit it).
   if (!torus_form(req, net) &&
-      (find_rank_algorithm(req.algorithm) || !find_algorithm(req.algorithm))) {
+      (find_rank_algorithm(req.algorithm) || !find_torus_algorithm(req.algorithm))) {
     if (req.skew && req.collective != "all-to-all")
       fail_usage("--skew", "sizes the items of an all-to-all, not of " + req.collective);
-    if (const RankAlgorithmInfo* a = find_rank_algorithm(req.algorithm);
-        req.chunks != 0 && !(a && a->pipelined)) {
+    if (const AlgorithmInfo* a = find_rank_algorithm(req.algorithm);
+        req.chunks != 0 && !(a && a->ranks->pipelined)) {
       std::string pipelined;
-      for (const RankAlgorithmInfo& p : rank_algorithms())
-        if (p.pipelined) pipelined += (pipelined.empty() ? "" : ", ") + p.name;
+      for (const AlgorithmInfo& p : algorithms())
+        if (p.ranks && p.ranks->pipelined) pipelined += (pipelined.empty() ? "" : ", ") + p.name;
       fail_usage("--chunks", "belongs to the torus ring algorithms and the pipelined ones "
                              "between ranks (" +
                                  pipelined + "); " + req.algorithm + " on the " + net.family +
@@ -328,20 +328,22 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
     }
     return generate_ranks(req, col, net, faults, fn);
   }
-  const AlgorithmInfo& alg = require_algorithm(req.algorithm, "--algorithm");
+  // Here the name has a torus form (an unknown name took the path between ranks, which says so).
+  const AlgorithmInfo& entry = require_algorithm(req.algorithm, "--algorithm");
+  const TorusForm& alg = *entry.torus;
   if (req.skew)
     fail_usage("--skew", "all-to-all-v runs between ranks; the torus's " + req.algorithm +
                              " moves equal items (use direct, pairwise, bruck or hierarchical)");
   const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
-  require_implements(alg, col.name, "--collective");
+  require_implements(entry, col.name, "--collective");
   if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
   const int chunks = resolve_chunks(dims, req.chunks);
-  topo::TorusGeometry g = topo::TorusGeometry::of(net, "coll-sched " + alg.name);
-  if (alg.fault_handling == "none") require_fault_free(alg, net, faults, g);
-  std::vector<DimFaults> df = dim_faults(g, net, faults, alg.name);
+  topo::TorusGeometry g = topo::TorusGeometry::of(net, "coll-sched " + entry.name);
+  if (alg.fault_handling == "none") require_fault_free(entry, net, faults, g);
+  std::vector<DimFaults> df = dim_faults(g, net, faults, entry.name);
   if (alg.needs_fault &&
       std::all_of(df.begin(), df.end(), [](const DimFaults& f) { return f.faulty.empty(); }))
-    fail_infeasible("/faults", alg.name +
+    fail_infeasible("/faults", entry.name +
                                    " accelerates a torus with a failed link, and this one has "
                                    "none (use halfring on a fault-free torus)");
   const std::vector<char> down = faults.down_links(net);
@@ -351,7 +353,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   // pieces are real numbers of bytes: the analytic model (fluid flows, max-min sharing) is exact
   // for them, and verification works on exact fractions of a block, never on bytes. A
   // packet/flit-level engine rounds each piece up to whole flits.
-  ComposeInput in{&alg, &g, col.name, req.bytes_per_node, {}, chunks, false};
+  ComposeInput in{&entry, &g, col.name, req.bytes_per_node, {}, chunks, false};
   // On a faulty torus the dimensions' plans differ in length; slots in lockstep keep chunks
   // from meeting in the slow dimension (and MATE's borrowed links from other traffic).
   in.lockstep =
@@ -378,7 +380,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
     for (int d = 0; d < g.dims(); ++d)
       if (g.size(d) > 1)
         plans[static_cast<std::size_t>(d)] =
-            alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, alg.name, op,
+            alg.plan(DimContext{&g, d, &df[static_cast<std::size_t>(d)], &down, entry.name, op,
                                 dims.one_dimension_at_a_time ? g.size(d) : largest});
   }
   Schedule s = dims.compose(in);

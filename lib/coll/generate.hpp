@@ -32,9 +32,9 @@ struct Request {
   std::optional<Skew> skew;
 };
 
-// Whether `req` is served by the torus ring algorithms (registry.hpp) on `net`: a torus, an
-// algorithm of that name implementing the collective, and no groups. Otherwise the algorithms
-// between ranks (rank_algorithms.hpp) serve it, over the routing.
+// Whether `req` is served by an algorithm's torus form (registry.hpp) on `net`: a torus, an
+// algorithm whose torus form implements the collective, and no groups. Otherwise its form
+// between ranks (rank_algorithms.hpp) serves it, over the routing.
 bool torus_form(const Request& req, const topo::Network& net);
 
 // Errors: unknown names Error(Usage) naming "--collective" / "--algorithm" / "--dims", --chunks

@@ -77,11 +77,15 @@ bool gathers(const std::string& c) {
   return c == "all-reduce" || c == "all-gather";
 }
 
-std::string any_n(const std::string&, std::int64_t) {
-  return "";
-}
 bool pow2(std::int64_t n) {
   return (n & (n - 1)) == 0;
+}
+} // namespace
+
+namespace ranks {
+
+std::string any_n(const std::string&, std::int64_t) {
+  return "";
 }
 // Halving-doubling: all-reduce folds the ranks beyond a power of two; the others need one.
 std::string pow2_unless_all_reduce(const std::string& c, std::int64_t n) {
@@ -236,6 +240,8 @@ RankSchedule binomial(const std::string& c, std::int64_t n, std::int64_t root, s
   return b.done();
 }
 
+namespace {
+
 // ---- Pipelines: the buffer in chunks that follow one another down a chain or two trees, one
 // chunk per link per step. Each step is a store-and-forward round in which every sender passes on
 // the chunk it received the step before; the transfers of a step are grouped by (peer shift,
@@ -317,6 +323,8 @@ BinaryTree in_order_tree(std::int64_t m) {
     }
   return t;
 }
+
+} // namespace
 
 // Double binary tree (NCCL's): two in-order binary trees over the same positions, the second
 // mirrored (m even) or shifted by one (m odd), so that a leaf of one is an inner node of the
@@ -432,7 +440,7 @@ RankSchedule in_network(const std::string& c, std::int64_t n, std::int64_t root,
   return b.done();
 }
 
-} // namespace
+} // namespace ranks
 
 // Two-level all-to-all on n ranks in levels of b (boards), both powers of two: b-1 exchanges
 // inside the level (XOR x < b), each passing the peer every item bound for the peer's position
@@ -445,159 +453,6 @@ RankSchedule hierarchical_all_to_all(std::int64_t n, std::int64_t b) {
   for (std::int64_t y = b; y < n; y += b)
     bl.step("across").transfers.push_back(xor_mask(y, false, (n - 1) & ~(b - 1), true));
   return bl.done();
-}
-
-namespace {
-
-constexpr const char* kThakur =
-    "R. Thakur, R. Rabenseifner, W. Gropp, \"Optimization of Collective Communication Operations "
-    "in MPICH\", IJHPCA 19(1), 2005";
-
-} // namespace
-
-bool RankAlgorithmInfo::implements(const std::string& collective) const {
-  return std::find(collectives.begin(), collectives.end(), collective) != collectives.end();
-}
-
-const std::vector<RankAlgorithmInfo>& rank_algorithms() {
-  static const std::vector<RankAlgorithmInfo> list = {
-      {"ring",
-       "ring over the ranks in packaging order: n-1 steps of reduce-scatter (each rank passes a "
-       "partial sum of one block to the next) and n-1 of all-gather; every step moves S/n per "
-       "rank (NCCL's ring, one direction)",
-       std::string("P. Patarasuk, X. Yuan, \"Bandwidth optimal all-reduce algorithms for "
-                   "clusters of workstations\", JPDC 69(2), 2009; NCCL"),
-       {"all-reduce", "reduce-scatter", "all-gather"},
-       "any number of ranks",
-       &any_n,
-       false,
-       &ring,
-       ""},
-      {"direct",
-       "one step: every rank sends every other rank its block at once (all-reduce: one "
-       "reduce-scatter step, one all-gather step); for full meshes and single switches",
-       std::string(kThakur) + " (the scattered algorithms); NCCL's one-shot all-reduce",
-       {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"},
-       "any number of ranks",
-       &any_n,
-       false,
-       &direct,
-       ""},
-      {"halving-doubling",
-       "recursive halving reduce-scatter and recursive doubling all-gather (Rabenseifner's "
-       "all-reduce): log2 n steps each, exchanging with rank XOR d half of the remaining data; "
-       "an all-reduce on n ranks other than a power of two p first folds the n-p extra ranks "
-       "into ranks 0..n-p-1 and unfolds them at the end, as MPICH does",
-       std::string(kThakur) + ", section 4.4",
-       {"all-reduce", "reduce-scatter", "all-gather"},
-       "all-reduce: any number of ranks; reduce-scatter, all-gather: a power of two",
-       &pow2_unless_all_reduce,
-       false,
-       &halving_doubling,
-       ""},
-      {"bruck",
-       "Bruck's log-step algorithms on any n: all-gather (rank i sends what it holds to i-d, d "
-       "doubling), reduce-scatter (its reverse) and all-to-all (items an odd multiple of d ahead "
-       "move d)",
-       std::string("J. Bruck et al., \"Efficient algorithms for all-to-all communications in "
-                   "multiport message-passing systems\", IEEE TPDS 8(11), 1997"),
-       {"all-gather", "reduce-scatter", "all-reduce", "all-to-all"},
-       "any number of ranks",
-       &any_n,
-       false,
-       &bruck,
-       ""},
-      {"pairwise",
-       "pairwise exchange: n-1 steps, rank i sending its item for rank i XOR k (powers of two) "
-       "or i + k in step k (MPICH's long-message MPI_Alltoall)",
-       std::string(kThakur) + ", section 5",
-       {"all-to-all"},
-       "any number of ranks",
-       &any_n,
-       false,
-       &pairwise,
-       ""},
-      {"hierarchical",
-       "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
-       "per-dimension lists): all-reduce is a reduce-scatter inside each board (--hierarchy "
-       "rack/pod: each rack, pod), an all-reduce of every shard across them (the chips of one "
-       "position in every board) and an all-gather back; reduce-scatter stops after a "
-       "reduce-scatter across; all-gather gathers across, then inside; --level-algorithms picks "
-       "each level's algorithm (ring,ring); all-to-all exchanges inside each board by XOR (each "
-       "peer getting every item for its position), then across (each getting every item for its "
-       "board): boards and their count powers of two",
-       std::string("NCCL (intra-node then inter-node rings and trees); W. Won et al., "
-                   "\"ASTRA-sim2.0\", ISPASS 2023 (hierarchical collectives per dimension)"),
-       {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"},
-       "any number of ranks in boards (racks, pods) of one size (all-to-all: powers of two)",
-       &any_n,
-       false,
-       nullptr,
-       ""},
-      {"binomial",
-       "binomial tree rooted at --root: ceil(log2 n) steps, the ranks holding the buffer "
-       "doubling each step (broadcast) or halving (reduce)",
-       std::string(kThakur) + ", section 3",
-       {"broadcast", "reduce"},
-       "any number of ranks",
-       &any_n,
-       false,
-       &binomial,
-       ""},
-      {"double-binary-tree",
-       "two in-order binary trees, the second mirrored (or shifted by one) so that every leaf "
-       "of one is an inner node of the other, each carrying half the buffer in --chunks "
-       "pipelined chunks (default 8 per tree level, at most 256): all-reduce reduces up both "
-       "trees and broadcasts back down; broadcast and reduce hang both trees below the root",
-       std::string("P. Sanders, J. Speck, J. L. Traff, \"Two-tree algorithms for full "
-                   "bandwidth broadcast, reduction and scan\", Parallel Computing 35(12), 2009; "
-                   "NCCL 2.4's double binary trees"),
-       {"all-reduce", "broadcast", "reduce"},
-       "any number of ranks",
-       &any_n,
-       true,
-       &double_binary_tree,
-       ""},
-      {"chain",
-       "pipelined chain from the root through every rank in packaging order: the buffer in "
-       "--chunks chunks (default 4 per rank, 8 to 256), chunk k leaving the j-th rank in step "
-       "k + j; reduce runs the chain towards the root",
-       std::string(kThakur) + " (pipelined broadcast); NCCL's ring broadcast and reduce",
-       {"broadcast", "reduce"},
-       "any number of ranks",
-       &any_n,
-       true,
-       &chain,
-       ""},
-      {"in-network",
-       "reduction in the switch every rank of the group is attached to (NVLS-like): all-reduce "
-       "in --chunks pipelined chunks (default 32), each reduced by the switch into its owner's "
-       "share (every rank sends the chunk up once) while the owners multicast the previous "
-       "chunk's shares through the switch; reduce-scatter is one reduce, all-gather one "
-       "multicast. Bus bandwidth approaches 2(n-1)/(n+1) of a link's",
-       "NVIDIA NVLink SHARP (NCCL's NVLS algorithm, 2.17+); R. L. Graham et al., \"Scalable "
-       "Hierarchical Aggregation Protocol (SHArP)\", COMHPC 2016",
-       {"all-reduce", "reduce-scatter", "all-gather"},
-       "groups whose chips all have a link to one switch (a single switch; a fat-tree leaf's "
-       "chips by --group or as a level of hierarchical)",
-       &any_n,
-       true,
-       &in_network,
-       kSwitchReduction},
-  };
-  return list;
-}
-
-const RankAlgorithmInfo* find_rank_algorithm(const std::string& name) {
-  for (const auto& a : rank_algorithms())
-    if (a.name == name) return &a;
-  return nullptr;
-}
-
-std::string rank_algorithm_names() {
-  std::string out;
-  for (const auto& a : rank_algorithms()) out += (out.empty() ? "" : ", ") + a.name;
-  return out;
 }
 
 namespace {

@@ -1,6 +1,6 @@
-// The collective algorithms of any network (rank_schedule.hpp): each a generator of rule
-// transfers between ranks, with the collectives it serves and where it applies. The torus ring
-// algorithms (registry.hpp) stay the torus's own; on other networks these serve.
+// The collective algorithms between ranks on any network (rank_schedule.hpp): generators of
+// rule transfers between ranks (their registry entries: registry.hpp, RankForm), and the ranks
+// and groups a collective runs on.
 #pragma once
 #include "coll/rank_schedule.hpp"
 #include "topo/faults.hpp"
@@ -12,37 +12,35 @@
 
 namespace icnkit::coll {
 
-struct RankAlgorithmInfo {
-  std::string name;
-  std::string summary;
-  std::string reference;
-  std::vector<std::string> collectives;
-  std::string applies; // in words, e.g. "any number of ranks"
-  // "" when the algorithm serves `collective` on n ranks, else why not (e.g. "needs a power of
-  // two").
-  std::string (*refuses)(const std::string& collective, std::int64_t n) = nullptr;
-  // Whether it pipelines the buffer in chunks (--chunks: how many; 0 = its default).
-  bool pipelined = false;
-  // Steps and phases of `collective` on n ranks (root for broadcast / reduce; chunks for a
-  // pipelined algorithm, 0 = its default); chips are left for the caller. Precondition:
-  // implements(collective) and refuses(collective, n) is "".
-  // Null for a composed algorithm (hierarchical: stages of the others, generate.cpp).
-  RankSchedule (*generate)(const std::string& collective, std::int64_t n, std::int64_t root,
-                           std::int64_t chunks) = nullptr;
-  // What it assumes of the hardware beyond links and the routing ("" = nothing): in-network
-  // reduction needs switches that add and multicast. --algorithm auto leaves such algorithms
-  // out; a schedule using one states the assumption.
-  std::string assumes;
-  bool implements(const std::string& collective) const;
-};
-
-const std::vector<RankAlgorithmInfo>& rank_algorithms();
+// The generators of the algorithms between ranks (registry.hpp: RankForm::generate) and their
+// applicability (RankForm::refuses). Each returns the steps and phases of `collective` on n
+// ranks; root for broadcast / reduce, chunks for the pipelined ones (0 = the default).
+namespace ranks {
+std::string any_n(const std::string& collective, std::int64_t n);
+std::string pow2_unless_all_reduce(const std::string& collective, std::int64_t n);
+RankSchedule ring(const std::string& collective, std::int64_t n, std::int64_t root,
+                  std::int64_t chunks);
+RankSchedule direct(const std::string& collective, std::int64_t n, std::int64_t root,
+                    std::int64_t chunks);
+RankSchedule halving_doubling(const std::string& collective, std::int64_t n, std::int64_t root,
+                              std::int64_t chunks);
+RankSchedule bruck(const std::string& collective, std::int64_t n, std::int64_t root,
+                   std::int64_t chunks);
+RankSchedule pairwise(const std::string& collective, std::int64_t n, std::int64_t root,
+                      std::int64_t chunks);
+RankSchedule binomial(const std::string& collective, std::int64_t n, std::int64_t root,
+                      std::int64_t chunks);
+RankSchedule double_binary_tree(const std::string& collective, std::int64_t n, std::int64_t root,
+                                std::int64_t chunks);
+RankSchedule chain(const std::string& collective, std::int64_t n, std::int64_t root,
+                   std::int64_t chunks);
+RankSchedule in_network(const std::string& collective, std::int64_t n, std::int64_t root,
+                        std::int64_t chunks);
+} // namespace ranks
 
 // hierarchical's all-to-all (one stage; its ranks in levels of b consecutive ranks, n and b
 // powers of two): b-1 exchanges inside each level, then n/b-1 across (rank_algorithms.cpp).
 RankSchedule hierarchical_all_to_all(std::int64_t n, std::int64_t b);
-const RankAlgorithmInfo* find_rank_algorithm(const std::string& name);
-std::string rank_algorithm_names(); // "ring, direct, ..."
 
 // The live chips in packaging order: by pod, rack, board, then chip id, so that consecutive
 // ranks share a board, then a rack, then a pod where the packaging allows.

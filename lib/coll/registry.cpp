@@ -5,9 +5,17 @@
 
 #include <algorithm>
 
+// The entries name the members they set (designated initializers); every other member keeps
+// its default, which is the point, so the warning about members left out does not apply here.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 namespace icnkit::coll {
 
 namespace {
+
+constexpr const char* kThakur =
+    "R. Thakur, R. Rabenseifner, W. Gropp, \"Optimization of Collective Communication Operations "
+    "in MPICH\", IJHPCA 19(1), 2005";
 
 constexpr const char* kMicro25 =
     "L. Qin et al., \"Optimizing All-to-All Collective Communication with Fault Tolerance on "
@@ -81,8 +89,14 @@ std::string rotation_form(int D, int) {
 
 } // namespace
 
-bool AlgorithmInfo::implements(const std::string& collective) const {
+bool TorusForm::implements(const std::string& collective) const {
   return std::find(collectives.begin(), collectives.end(), collective) != collectives.end();
+}
+bool RankForm::implements(const std::string& collective) const {
+  return std::find(collectives.begin(), collectives.end(), collective) != collectives.end();
+}
+bool AlgorithmInfo::implements(const std::string& collective) const {
+  return (torus && torus->implements(collective)) || (ranks && ranks->implements(collective));
 }
 
 const std::vector<CollectiveInfo>& collectives() {
@@ -100,82 +114,243 @@ const std::vector<CollectiveInfo>& collectives() {
 const std::vector<AlgorithmInfo>& algorithms() {
   const std::string paper(kMicro25);
   static const std::vector<AlgorithmInfo> list = {
-      {"ring",
-       "classic bidirectional Ring: every block halved; stage h moves one half h hops clockwise "
-       "and the other h hops anticlockwise, one hop per store-and-forward step; N(N-1)/2 steps "
-       "per ring",
-       paper + ", Table 1 and section 2 (the baseline); reduce-scatter / all-gather / "
-               "all-reduce: the bidirectional ring (halves each way, N-1 steps), dimension by "
-               "dimension (reduce-scatter in order, all-gather in reverse)",
-       {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
-       "none",
-       false,
-       {},
-       &ring_dim_plan,
-       &ring_time,
-       true},
-      {"halfring",
-       "every block goes the short way round: stage h = 1..N/2 moves B[i][i+h] h hops "
-       "clockwise and B[i][i-h] h hops anticlockwise (an even ring's stage N/2 halves its block "
-       "between the two); k(k+1)/2 steps for k = N/2, the bisection bound per ring",
-       paper + ", section 3.1, Algorithm 1, Table 1",
-       {"all-to-all"},
-       "none",
-       false,
-       {},
-       &halfring_dim_plan,
-       &halfring_ring_time},
-      {"foldedring",
-       "a ring with one failed link runs the unidirectional Ring on its folded ring (the hop "
-       "over the failed link goes the other way round, N-1 hops); healthy rings run HalfRing "
-       "(all-to-all; the MICRO'25 artifact's definition) or the Ring (reductions); two failed "
-       "links on one ring are refused",
-       paper + ", section 4.1, Algorithm 2, Fig. 8 (which generalises it to all-reduce, "
-               "reduce-scatter and all-gather: the folded ring runs their unidirectional ring)",
-       {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
-       "folded",
-       false,
-       {},
-       &foldedring_dim_plan,
-       &halfring_ring_time,
-       true},
-      {"foldedring-ring",
-       "foldedring with the bidirectional Ring, not HalfRing, on the healthy rings of an "
-       "all-to-all (Ring made fault tolerant, as the paper's section 4.1 introduces it)",
-       paper + ", section 4.1, Algorithm 2",
-       {"all-to-all"},
-       "folded",
-       false,
-       {},
-       &foldedring_ring_dim_plan,
-       &ring_time},
-      {"mate",
-       "HalfRing on healthy rings; a faulty ring sends nothing in the normal phase and all its "
-       "data in an acceleration phase right after it: a HalfRing on each healthy plane through "
-       "the neighbouring rings of every other dimension (3-hop logical links) plus, with one "
-       "fault, its folded ring, split so that they finish together",
-       paper + ", section 4.2, Fig. 9, Algorithm 2",
-       {"all-to-all"},
-       "mate",
-       true,
-       {},
-       &mate_dim_plan,
-       nullptr,
-       false,
-       AlgorithmInfo::OneFault::Mate},
-      {"matee",
-       "MATE, but the faulty ring also sends the fraction r = T_HalfRing/T_FoldedRing of its "
-       "data over its folded ring during the normal phase (static split, startup ignored), so "
-       "the acceleration phase carries only 1 - r",
-       paper + ", section 4.2 (MATEe)",
-       {"all-to-all"},
-       "matee",
-       true,
-       {},
-       &matee_dim_plan,
-       nullptr,
-       false,
-       AlgorithmInfo::OneFault::MateEarly},
+      {.name = "ring",
+       .torus =
+           TorusForm{
+               .summary = "classic bidirectional Ring: every block halved; stage h moves one half "
+                          "h hops clockwise "
+                          "and the other h hops anticlockwise, one hop per store-and-forward step; "
+                          "N(N-1)/2 steps "
+                          "per ring",
+               .reference =
+                   paper +
+                   ", Table 1 and section 2 (the baseline); reduce-scatter / all-gather / "
+                   "all-reduce: the bidirectional ring (halves each way, N-1 steps), dimension by "
+                   "dimension (reduce-scatter in order, all-gather in reverse)",
+               .collectives = {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
+               .fault_handling = "none",
+               .plan = &ring_dim_plan,
+               .ring_time = &ring_time,
+               .ring_reductions = true},
+       .ranks = RankForm{.summary = "ring over the ranks in packaging order: n-1 steps of "
+                                    "reduce-scatter (each rank passes a "
+                                    "partial sum of one block to the next) and n-1 of all-gather; "
+                                    "every step moves S/n per "
+                                    "rank (NCCL's ring, one direction)",
+                         .reference = std::string(
+                             "P. Patarasuk, X. Yuan, \"Bandwidth optimal all-reduce algorithms for "
+                             "clusters of workstations\", JPDC 69(2), 2009; NCCL"),
+                         .collectives = {"all-reduce", "reduce-scatter", "all-gather"},
+                         .applies = "any number of ranks",
+                         .refuses = &ranks::any_n,
+                         .generate = &ranks::ring}},
+      {.name = "halfring",
+       .torus =
+           TorusForm{
+               .summary =
+                   "every block goes the short way round: stage h = 1..N/2 moves B[i][i+h] h hops "
+                   "clockwise and B[i][i-h] h hops anticlockwise (an even ring's stage N/2 halves "
+                   "its block "
+                   "between the two); k(k+1)/2 steps for k = N/2, the bisection bound per ring",
+               .reference = paper + ", section 3.1, Algorithm 1, Table 1",
+               .collectives = {"all-to-all"},
+               .fault_handling = "none",
+               .plan = &halfring_dim_plan,
+               .ring_time = &halfring_ring_time}},
+      {.name = "foldedring",
+       .torus =
+           TorusForm{
+               .summary = "a ring with one failed link runs the unidirectional Ring on its folded "
+                          "ring (the hop "
+                          "over the failed link goes the other way round, N-1 hops); healthy rings "
+                          "run HalfRing "
+                          "(all-to-all; the MICRO'25 artifact's definition) or the Ring "
+                          "(reductions); two failed "
+                          "links on one ring are refused",
+               .reference =
+                   paper +
+                   ", section 4.1, Algorithm 2, Fig. 8 (which generalises it to all-reduce, "
+                   "reduce-scatter and all-gather: the folded ring runs their unidirectional ring)",
+               .collectives = {"all-to-all", "all-reduce", "reduce-scatter", "all-gather"},
+               .fault_handling = "folded",
+               .plan = &foldedring_dim_plan,
+               .ring_time = &halfring_ring_time,
+               .ring_reductions = true}},
+      {.name = "foldedring-ring",
+       .torus = TorusForm{.summary = "foldedring with the bidirectional Ring, not HalfRing, on the "
+                                     "healthy rings of an "
+                                     "all-to-all (Ring made fault tolerant, as the paper's section "
+                                     "4.1 introduces it)",
+                          .reference = paper + ", section 4.1, Algorithm 2",
+                          .collectives = {"all-to-all"},
+                          .fault_handling = "folded",
+                          .plan = &foldedring_ring_dim_plan,
+                          .ring_time = &ring_time}},
+      {.name = "mate",
+       .torus = TorusForm{.summary = "HalfRing on healthy rings; a faulty ring sends nothing in "
+                                     "the normal phase and all its "
+                                     "data in an acceleration phase right after it: a HalfRing on "
+                                     "each healthy plane through "
+                                     "the neighbouring rings of every other dimension (3-hop "
+                                     "logical links) plus, with one "
+                                     "fault, its folded ring, split so that they finish together",
+                          .reference = paper + ", section 4.2, Fig. 9, Algorithm 2",
+                          .collectives = {"all-to-all"},
+                          .fault_handling = "mate",
+                          .needs_fault = true,
+                          .plan = &mate_dim_plan,
+                          .one_fault = TorusForm::OneFault::Mate}},
+      {.name = "matee",
+       .torus = TorusForm{.summary = "MATE, but the faulty ring also sends the fraction r = "
+                                     "T_HalfRing/T_FoldedRing of its "
+                                     "data over its folded ring during the normal phase (static "
+                                     "split, startup ignored), so "
+                                     "the acceleration phase carries only 1 - r",
+                          .reference = paper + ", section 4.2 (MATEe)",
+                          .collectives = {"all-to-all"},
+                          .fault_handling = "matee",
+                          .needs_fault = true,
+                          .plan = &matee_dim_plan,
+                          .one_fault = TorusForm::OneFault::MateEarly}},
+      {.name = "direct",
+       .ranks =
+           RankForm{
+               .summary =
+                   "one step: every rank sends every other rank its block at once (all-reduce: one "
+                   "reduce-scatter step, one all-gather step); for full meshes and single switches",
+               .reference =
+                   std::string(kThakur) + " (the scattered algorithms); NCCL's one-shot all-reduce",
+               .collectives = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"},
+               .applies = "any number of ranks",
+               .refuses = &ranks::any_n,
+               .generate = &ranks::direct}},
+      {.name = "halving-doubling",
+       .ranks =
+           RankForm{
+               .summary = "recursive halving reduce-scatter and recursive doubling all-gather "
+                          "(Rabenseifner's "
+                          "all-reduce): log2 n steps each, exchanging with rank XOR d half of the "
+                          "remaining data; "
+                          "an all-reduce on n ranks other than a power of two p first folds the "
+                          "n-p extra ranks "
+                          "into ranks 0..n-p-1 and unfolds them at the end, as MPICH does",
+               .reference = std::string(kThakur) + ", section 4.4",
+               .collectives = {"all-reduce", "reduce-scatter", "all-gather"},
+               .applies =
+                   "all-reduce: any number of ranks; reduce-scatter, all-gather: a power of two",
+               .refuses = &ranks::pow2_unless_all_reduce,
+               .generate = &ranks::halving_doubling}},
+      {.name = "bruck",
+       .ranks =
+           RankForm{.summary = "Bruck's log-step algorithms on any n: all-gather (rank i sends "
+                               "what it holds to i-d, d "
+                               "doubling), reduce-scatter (its reverse) and all-to-all (items an "
+                               "odd multiple of d ahead "
+                               "move d)",
+                    .reference = std::string(
+                        "J. Bruck et al., \"Efficient algorithms for all-to-all communications in "
+                        "multiport message-passing systems\", IEEE TPDS 8(11), 1997"),
+                    .collectives = {"all-gather", "reduce-scatter", "all-reduce", "all-to-all"},
+                    .applies = "any number of ranks",
+                    .refuses = &ranks::any_n,
+                    .generate = &ranks::bruck}},
+      {.name = "pairwise",
+       .ranks = RankForm{.summary = "pairwise exchange: n-1 steps, rank i sending its item for "
+                                    "rank i XOR k (powers of two) "
+                                    "or i + k in step k (MPICH's long-message MPI_Alltoall)",
+                         .reference = std::string(kThakur) + ", section 5",
+                         .collectives = {"all-to-all"},
+                         .applies = "any number of ranks",
+                         .refuses = &ranks::any_n,
+                         .generate = &ranks::pairwise}},
+      {.name = "hierarchical",
+       .ranks =
+           RankForm{
+               .summary =
+                   "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
+                   "per-dimension lists): all-reduce is a reduce-scatter inside each board "
+                   "(--hierarchy "
+                   "rack/pod: each rack, pod), an all-reduce of every shard across them (the chips "
+                   "of one "
+                   "position in every board) and an all-gather back; reduce-scatter stops after a "
+                   "reduce-scatter across; all-gather gathers across, then inside; "
+                   "--level-algorithms picks "
+                   "each level's algorithm (ring,ring); all-to-all exchanges inside each board by "
+                   "XOR (each "
+                   "peer getting every item for its position), then across (each getting every "
+                   "item for its "
+                   "board): boards and their count powers of two",
+               .reference = std::string(
+                   "NCCL (intra-node then inter-node rings and trees); W. Won et al., "
+                   "\"ASTRA-sim2.0\", ISPASS 2023 (hierarchical collectives per dimension)"),
+               .collectives = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"},
+               .applies = "any number of ranks in boards (racks, pods) of one size (all-to-all: "
+                          "powers of two)",
+               .refuses = &ranks::any_n,
+               .generate = nullptr}},
+      {.name = "binomial",
+       .ranks = RankForm{.summary = "binomial tree rooted at --root: ceil(log2 n) steps, the ranks "
+                                    "holding the buffer "
+                                    "doubling each step (broadcast) or halving (reduce)",
+                         .reference = std::string(kThakur) + ", section 3",
+                         .collectives = {"broadcast", "reduce"},
+                         .applies = "any number of ranks",
+                         .refuses = &ranks::any_n,
+                         .generate = &ranks::binomial}},
+      {.name = "double-binary-tree",
+       .ranks = RankForm{.summary = "two in-order binary trees, the second mirrored (or shifted by "
+                                    "one) so that every leaf "
+                                    "of one is an inner node of the other, each carrying half the "
+                                    "buffer in --chunks "
+                                    "pipelined chunks (default 8 per tree level, at most 256): "
+                                    "all-reduce reduces up both "
+                                    "trees and broadcasts back down; broadcast and reduce hang "
+                                    "both trees below the root",
+                         .reference = std::string(
+                             "P. Sanders, J. Speck, J. L. Traff, \"Two-tree algorithms for full "
+                             "bandwidth broadcast, reduction and scan\", Parallel Computing "
+                             "35(12), 2009; "
+                             "NCCL 2.4's double binary trees"),
+                         .collectives = {"all-reduce", "broadcast", "reduce"},
+                         .applies = "any number of ranks",
+                         .refuses = &ranks::any_n,
+                         .pipelined = true,
+                         .generate = &ranks::double_binary_tree}},
+      {.name = "chain",
+       .ranks =
+           RankForm{.summary = "pipelined chain from the root through every rank in packaging "
+                               "order: the buffer in "
+                               "--chunks chunks (default 4 per rank, 8 to 256), chunk k leaving "
+                               "the j-th rank in step "
+                               "k + j; reduce runs the chain towards the root",
+                    .reference = std::string(kThakur) +
+                                 " (pipelined broadcast); NCCL's ring broadcast and reduce",
+                    .collectives = {"broadcast", "reduce"},
+                    .applies = "any number of ranks",
+                    .refuses = &ranks::any_n,
+                    .pipelined = true,
+                    .generate = &ranks::chain}},
+      {.name = "in-network",
+       .ranks = RankForm{.summary = "reduction in the switch every rank of the group is attached "
+                                    "to (NVLS-like): all-reduce "
+                                    "in --chunks pipelined chunks (default 32), each reduced by "
+                                    "the switch into its owner's "
+                                    "share (every rank sends the chunk up once) while the owners "
+                                    "multicast the previous "
+                                    "chunk's shares through the switch; reduce-scatter is one "
+                                    "reduce, all-gather one "
+                                    "multicast. Bus bandwidth approaches 2(n-1)/(n+1) of a link's",
+                         .reference = "NVIDIA NVLink SHARP (NCCL's NVLS algorithm, 2.17+); R. L. "
+                                      "Graham et al., \"Scalable "
+                                      "Hierarchical Aggregation Protocol (SHArP)\", COMHPC 2016",
+                         .collectives = {"all-reduce", "reduce-scatter", "all-gather"},
+                         .applies = "groups whose chips all have a link to one switch (a single "
+                                    "switch; a fat-tree leaf's "
+                                    "chips by --group or as a level of hierarchical)",
+                         .refuses = &ranks::any_n,
+                         .pipelined = true,
+                         .generate = &ranks::in_network,
+                         .assumes = kSwitchReduction}},
   };
   return list;
 }
@@ -235,6 +410,14 @@ const CollectiveInfo* find_collective(const std::string& name) {
 const AlgorithmInfo* find_algorithm(const std::string& name) {
   return find(algorithms(), name);
 }
+const AlgorithmInfo* find_torus_algorithm(const std::string& name) {
+  const AlgorithmInfo* a = find(algorithms(), name);
+  return a && a->torus ? a : nullptr;
+}
+const AlgorithmInfo* find_rank_algorithm(const std::string& name) {
+  const AlgorithmInfo* a = find(algorithms(), name);
+  return a && a->ranks ? a : nullptr;
+}
 const DimSchedulingInfo* find_dim_scheduling(const std::string& name) {
   return find(dim_schedulings(), name);
 }
@@ -257,9 +440,10 @@ const DimSchedulingInfo& require_dim_scheduling(const std::string& name, const s
 
 void require_implements(const AlgorithmInfo& alg, const std::string& collective,
                         const std::string& where) {
-  if (alg.implements(collective)) return;
+  if (alg.torus && alg.torus->implements(collective)) return;
+  if (!alg.torus) fail_infeasible(where, alg.name + " runs between ranks, not on a torus's rings");
   std::string which;
-  for (auto& c : alg.collectives) {
+  for (auto& c : alg.torus->collectives) {
     if (!which.empty()) which += ", ";
     which += c;
   }
@@ -281,6 +465,18 @@ std::string collective_names() {
 std::string algorithm_names() {
   return names_of(algorithms());
 }
+std::string torus_algorithm_names() {
+  std::string out;
+  for (auto& a : algorithms())
+    if (a.torus) out += (out.empty() ? "" : ", ") + a.name;
+  return out;
+}
+std::string rank_algorithm_names() {
+  std::string out;
+  for (auto& a : algorithms())
+    if (a.ranks) out += (out.empty() ? "" : ", ") + a.name;
+  return out;
+}
 std::string dim_scheduling_names() {
   return names_of(dim_schedulings());
 }
@@ -288,46 +484,49 @@ std::string dim_scheduling_names() {
 json describe() {
   json cols = json::array(), algs = json::array(), dims = json::array();
   for (auto& c : collectives()) {
-    json impl = json::array();
-    for (auto& a : algorithms())
-      if (a.implements(c.name)) impl.push_back(a.name);
-    json ranks = json::array();
-    for (auto& a : rank_algorithms())
-      if (a.implements(c.name)) ranks.push_back(a.name);
+    json on_torus = json::array(), between = json::array();
+    for (auto& a : algorithms()) {
+      if (a.torus && a.torus->implements(c.name)) on_torus.push_back(a.name);
+      if (a.ranks && a.ranks->implements(c.name)) between.push_back(a.name);
+    }
     cols.push_back({{"name", c.name},
                     {"summary", c.summary},
-                    {"algorithms", impl},
-                    {"algorithms_between_ranks", ranks}});
+                    {"on_torus", on_torus},
+                    {"between_ranks", between}});
   }
-  json between = json::array();
-  for (auto& a : rank_algorithms())
-    between.push_back(
-        {{"name", a.name},
-         {"summary", a.summary},
-         {"reference", a.reference},
-         {"collectives", a.collectives},
-         {"fault_handling", "routing"},
-         {"applies", a.applies},
-         {"assumes", a.assumes},
-         {"parameters", a.pipelined ? json::object({{"chunks", "--chunks: pipelined chunks "
-                                                               "(0 or absent: the default)"}})
-                                    : json::object()}});
-  for (auto& a : algorithms())
-    algs.push_back({{"name", a.name},
-                    {"summary", a.summary},
-                    {"reference", a.reference},
-                    {"collectives", a.collectives},
-                    {"fault_handling", a.fault_handling},
-                    {"parameters", params_json(a.params)}});
+  for (auto& a : algorithms()) {
+    // Where it runs; each form's own summary says how.
+    json e = {{"name", a.name},
+              {"summary", a.torus && a.ranks ? "on a torus's rings (its torus form) and between "
+                                               "ranks on any network (its form between ranks)"
+                          : a.torus          ? "on a torus's rings"
+                                             : "between ranks on any network"}};
+    if (a.torus)
+      e["on_torus"] = {{"summary", a.torus->summary},
+                       {"reference", a.torus->reference},
+                       {"collectives", a.torus->collectives},
+                       {"fault_handling", a.torus->fault_handling},
+                       {"parameters", params_json(a.torus->params)}};
+    if (a.ranks)
+      e["between_ranks"] = {
+          {"summary", a.ranks->summary},
+          {"reference", a.ranks->reference},
+          {"collectives", a.ranks->collectives},
+          {"fault_handling", "routing"},
+          {"applies", a.ranks->applies},
+          {"assumes", a.ranks->assumes},
+          {"parameters", a.ranks->pipelined
+                             ? json::object({{"chunks", "--chunks: pipelined chunks (0 or absent: "
+                                                        "the default)"}})
+                             : json::object()}};
+    algs.push_back(std::move(e));
+  }
   for (auto& d : dim_schedulings())
     dims.push_back({{"name", d.name},
                     {"summary", d.summary},
                     {"reference", d.reference},
                     {"parameters", params_json(d.params)}});
-  return {{"collectives", cols},
-          {"algorithms", algs},
-          {"algorithms_between_ranks", between},
-          {"dim_scheduling", dims}};
+  return {{"collectives", cols}, {"algorithms", algs}, {"dim_scheduling", dims}};
 }
 
 } // namespace icnkit::coll

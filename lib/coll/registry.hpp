@@ -1,13 +1,17 @@
-// The one explicit list of collectives, collective algorithms and dimension schedulers, with
-// their descriptions. coll-sched's --help, its validation of --collective / --algorithm / --dims
-// and --describe all derive from these lists; nothing else switches over names.
+// The one explicit list of collectives, collective algorithms (each with its torus form, its
+// form between ranks, or both) and dimension schedulers, with their descriptions. coll-sched's
+// --help, its validation of --collective / --algorithm / --dims and --describe all derive from
+// these lists; nothing else switches over names.
 #pragma once
 #include "coll/plan.hpp"
+#include "coll/rank_schedule.hpp"
 #include "coll/ring_time.hpp"
 #include "coll/schedule.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +30,12 @@ struct CollectiveInfo {
   std::string summary;
 };
 
-struct AlgorithmInfo {
-  std::string name;
+// How an algorithm runs on a torus: inside every ring of one dimension (a DimPlan per chunk
+// and dimension), the dimensions composed by a dimension scheduler (--dims).
+struct TorusForm {
   std::string summary;
   std::string reference;
-  std::vector<std::string> collectives; // the collectives it implements
+  std::vector<std::string> collectives; // the collectives it implements on a torus
   // What it does about failed links: "none" = it needs every link of every ring (and refuses
   // faults); "folded" / "mate" / "matee" otherwise.
   std::string fault_handling;
@@ -46,6 +51,40 @@ struct AlgorithmInfo {
   // its share r in the normal phase (MATEe).
   enum class OneFault { None, Mate, MateEarly } one_fault = OneFault::None;
   bool implements(const std::string& collective) const;
+};
+
+// How an algorithm runs between ranks on any network (rank_schedule.hpp): a generator of rule
+// transfers between ranks, the chips in packaging order, over the routing section's paths.
+struct RankForm {
+  std::string summary;
+  std::string reference;
+  std::vector<std::string> collectives; // the collectives it implements between ranks
+  std::string applies;                  // in words, e.g. "any number of ranks"
+  // "" when the algorithm serves `collective` on n ranks, else why not (e.g. "needs a power of
+  // two").
+  std::string (*refuses)(const std::string& collective, std::int64_t n) = nullptr;
+  // Whether it pipelines the buffer in chunks (--chunks: how many; 0 = its default).
+  bool pipelined = false;
+  // Steps and phases of `collective` on n ranks (root for broadcast / reduce; chunks for a
+  // pipelined algorithm, 0 = its default); chips are left for the caller. Precondition:
+  // implements(collective) and refuses(collective, n) is "".
+  // Null for a composed algorithm (hierarchical: stages of the others, generate.cpp).
+  RankSchedule (*generate)(const std::string& collective, std::int64_t n, std::int64_t root,
+                           std::int64_t chunks) = nullptr;
+  // What it assumes of the hardware beyond links and the routing ("" = nothing): in-network
+  // reduction needs switches that add and multicast. --algorithm auto leaves such algorithms
+  // out; a schedule using one states the assumption.
+  std::string assumes;
+  bool implements(const std::string& collective) const;
+};
+
+// One collective algorithm: its name and the forms it takes. A name with both forms (ring) runs
+// its torus form on a torus (every ring of a dimension) and its rank form elsewhere.
+struct AlgorithmInfo {
+  std::string name;
+  std::optional<TorusForm> torus;                       // on a torus's rings
+  std::optional<RankForm> ranks;                        // between ranks, on any network
+  bool implements(const std::string& collective) const; // in either form
 };
 
 // What a dimension scheduler composes: one algorithm's ring plans over a torus.
@@ -91,6 +130,9 @@ const std::vector<DimSchedulingInfo>& dim_schedulings();
 // Lookups: nullptr when the name is unknown.
 const CollectiveInfo* find_collective(const std::string& name);
 const AlgorithmInfo* find_algorithm(const std::string& name);
+// The entry of that name if it has a torus form / a form between ranks, else nullptr.
+const AlgorithmInfo* find_torus_algorithm(const std::string& name);
+const AlgorithmInfo* find_rank_algorithm(const std::string& name);
 const DimSchedulingInfo* find_dim_scheduling(const std::string& name);
 
 // Lookups that throw Error(Usage) naming `where` and listing the known names.
@@ -98,7 +140,7 @@ const CollectiveInfo& require_collective(const std::string& name, const std::str
 const AlgorithmInfo& require_algorithm(const std::string& name, const std::string& where);
 const DimSchedulingInfo& require_dim_scheduling(const std::string& name, const std::string& where);
 
-// Error(Infeasible) naming `where` unless `alg` implements `collective`.
+// Error(Infeasible) naming `where` unless `alg`'s torus form implements `collective`.
 void require_implements(const AlgorithmInfo& alg, const std::string& collective,
                         const std::string& where);
 
@@ -109,6 +151,8 @@ int resolve_chunks(const DimSchedulingInfo& dims, int requested);
 // "ring, halfring" style lists for messages and --help.
 std::string collective_names();
 std::string algorithm_names();
+std::string torus_algorithm_names(); // those with a torus form
+std::string rank_algorithm_names();  // those with a form between ranks
 std::string dim_scheduling_names();
 
 // Everything above as one JSON object (coll-sched --describe).

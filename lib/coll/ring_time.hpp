@@ -1,6 +1,6 @@
 // The time of one ring under each torus algorithm (MICRO'25 Table 1): the terms the closed forms
 // of whole schedules (closed_form.hpp) compose, and what the registry's entries name
-// (registry.hpp: AlgorithmInfo::ring_time).
+// (registry.hpp: TorusForm::ring_time).
 //
 // Two latency models:
 // - PerSubStage: icnkit's store-and-forward model, the one the analytic simulator runs. Every

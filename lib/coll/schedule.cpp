@@ -223,10 +223,11 @@ namespace {
 
 // The torus ring form: phases of ring transfers.
 void parse_ring_form(ObjReader& r, Schedule& s) {
-  const AlgorithmInfo* alg = find_algorithm(s.algorithm);
-  if (!alg)
-    r.fail("algorithm",
-           "unknown algorithm \"" + s.algorithm + "\" (known: " + algorithm_names() + ")");
+  const AlgorithmInfo* entry = find_torus_algorithm(s.algorithm);
+  if (!entry)
+    r.fail("algorithm", "unknown algorithm \"" + s.algorithm +
+                            "\" for a torus (known: " + torus_algorithm_names() + ")");
+  const TorusForm* alg = &*entry->torus;
   if (!alg->implements(s.collective))
     r.fail("algorithm", s.algorithm + " does not schedule " + s.collective);
   if (!find_dim_scheduling(s.dim_scheduling))
@@ -303,12 +304,12 @@ Schedule parse_schedule(ObjReader& r) {
     r.fail("collective",
            "unknown collective \"" + s.collective + "\" (known: " + collective_names() + ")");
   if (r.has("stages")) {
-    const RankAlgorithmInfo* ra = find_rank_algorithm(s.algorithm);
-    if (!ra)
+    const AlgorithmInfo* entry = find_rank_algorithm(s.algorithm);
+    if (!entry)
       r.fail("algorithm", "unknown algorithm \"" + s.algorithm +
                               "\" for a schedule between ranks (known: " + rank_algorithm_names() +
                               ")");
-    if (!ra->implements(s.collective))
+    if (!entry->ranks->implements(s.collective))
       r.fail("algorithm", s.algorithm + " does not schedule " + s.collective);
     if (s.dim_scheduling != "none") r.fail("dim_scheduling", "is \"none\" between ranks");
     if (s.fault_handling != "routing")
@@ -322,9 +323,10 @@ Schedule parse_schedule(ObjReader& r) {
       if (!find_collective(g.collective))
         so.fail("collective", "unknown collective \"" + g.collective + "\"");
       g.algorithm = so.string("algorithm");
-      const RankAlgorithmInfo* ga = find_rank_algorithm(g.algorithm);
+      const AlgorithmInfo* ga = find_rank_algorithm(g.algorithm);
       // A stage names one level's algorithm; hierarchical's all-to-all is itself one stage.
-      if (!ga || !ga->implements(g.collective) || (!ga->generate && g.collective != "all-to-all"))
+      if (!ga || !ga->ranks->implements(g.collective) ||
+          (!ga->ranks->generate && g.collective != "all-to-all"))
         so.fail("algorithm",
                 "\"" + g.algorithm + "\" is no algorithm of " + g.collective + " between ranks");
       g.share = parse_fraction(so.string("share"), so.where("share"));

@@ -33,8 +33,14 @@ describe topo-gen families $families
 describe topo-gen formats json networkx graphml dot booksim
 describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk dragonfly-min
 describe coll-sched collectives all-to-all all-reduce reduce-scatter all-gather broadcast reduce
-describe coll-sched algorithms ring halfring foldedring foldedring-ring mate matee
-describe coll-sched algorithms_between_ranks ring direct halving-doubling bruck pairwise hierarchical binomial double-binary-tree chain in-network
+describe coll-sched algorithms ring halfring foldedring foldedring-ring mate matee direct \
+  halving-doubling bruck pairwise hierarchical binomial double-binary-tree chain in-network
+# One list: ring has both forms, each under its own heading; a torus-only or a rank-only
+# algorithm has one.
+expect_ok coll-sched --describe --format json
+check "coll-sched: ring has a torus form and a form between ranks, halfring and direct one each" \
+  [ "$(jget "$T/out" "[sorted(k for k in a if k not in ('name', 'summary')) for a in d['algorithms'] if a['name'] in ('ring', 'halfring', 'direct')]")" \
+  = "[['between_ranks', 'on_torus'], ['on_torus'], ['between_ranks']]" ]
 describe coll-sched dim_scheduling sequential pipeline dimrotation
 describe net-sim modes analytic flit
 describe net-sim traffic all-to-all all-to-all-pairwise all-to-all-mpich uniform transpose \

@@ -62,12 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   });
 
   // coll-sched --collective C --algorithm A --dims S --bytes 1MiB.
-  const auto& calgs = coll::algorithms();
-  const coll::AlgorithmInfo& ca = calgs[(h / 7) % calgs.size()];
+  // The algorithms with a torus form (those between ranks need the routing this target omits).
+  std::vector<const coll::AlgorithmInfo*> calgs;
+  for (const auto& a : coll::algorithms())
+    if (a.torus) calgs.push_back(&a);
+  const coll::AlgorithmInfo& ca = *calgs[(h / 7) % calgs.size()];
   const auto& dims = coll::dim_schedulings();
   coll::Request req;
   req.algorithm = ca.name;
-  req.collective = ca.collectives[(h / 61) % ca.collectives.size()];
+  req.collective = ca.torus->collectives[(h / 61) % ca.torus->collectives.size()];
   req.dim_scheduling = dims[(h / 257) % dims.size()].name;
   req.bytes_per_node = 1 << 20;
   fuzz::attempt([&] {

@@ -409,19 +409,45 @@ TEST_CASE("registry: one consistent list", "[coll]") {
   std::set<std::string> names;
   for (auto& a : algorithms()) {
     CHECK(names.insert(a.name).second);
-    CHECK(!a.summary.empty());
-    CHECK(!a.reference.empty());
-    CHECK(a.plan != nullptr);
-    for (auto& c : a.collectives) CHECK_NOTHROW(require_collective(c, "test"));
+    CHECK((a.torus || a.ranks)); // every entry runs somewhere
+    if (a.torus) {
+      CHECK(!a.torus->summary.empty());
+      CHECK(!a.torus->reference.empty());
+      CHECK(a.torus->plan != nullptr);
+      for (auto& c : a.torus->collectives) CHECK_NOTHROW(require_collective(c, "test"));
+    }
+    if (a.ranks) {
+      CHECK(!a.ranks->summary.empty());
+      CHECK(!a.ranks->reference.empty());
+      CHECK(a.ranks->refuses != nullptr);
+      for (auto& c : a.ranks->collectives) CHECK_NOTHROW(require_collective(c, "test"));
+    }
+    // implements() is the union of the forms' collectives.
+    for (auto& c : collectives())
+      CHECK(a.implements(c.name) ==
+            ((a.torus && a.torus->implements(c.name)) || (a.ranks && a.ranks->implements(c.name))));
   }
   for (auto& d : dim_schedulings()) CHECK(d.compose != nullptr);
   json j = describe();
   CHECK(j["algorithms"][0]["name"] == "ring");
-  CHECK(j["collectives"][0]["algorithms"] ==
+  CHECK(j["algorithms"][0].contains("on_torus"));
+  CHECK(j["algorithms"][0].contains("between_ranks"));
+  CHECK(j["collectives"][0]["on_torus"] ==
         json({"ring", "halfring", "foldedring", "foldedring-ring", "mate", "matee"}));
-  CHECK(j["collectives"][1]["algorithms"] == json({"ring", "foldedring"}));
+  CHECK(j["collectives"][0]["between_ranks"] ==
+        json({"direct", "bruck", "pairwise", "hierarchical"}));
+  CHECK(j["collectives"][1]["on_torus"] == json({"ring", "foldedring"}));
   CHECK(j["dim_scheduling"][0]["name"] == "sequential");
-  CHECK(algorithm_names() == "ring, halfring, foldedring, foldedring-ring, mate, matee");
+  CHECK(torus_algorithm_names() == "ring, halfring, foldedring, foldedring-ring, mate, matee");
+  CHECK(rank_algorithm_names() == "ring, direct, halving-doubling, bruck, pairwise, hierarchical, "
+                                  "binomial, double-binary-tree, chain, in-network");
+  CHECK(algorithm_names() == "ring, halfring, foldedring, foldedring-ring, mate, matee, direct, "
+                             "halving-doubling, bruck, pairwise, hierarchical, binomial, "
+                             "double-binary-tree, chain, in-network");
+  // The lookups by form.
+  CHECK(find_torus_algorithm("ring") == find_rank_algorithm("ring"));
+  CHECK(find_torus_algorithm("direct") == nullptr);
+  CHECK(find_rank_algorithm("halfring") == nullptr);
   CHECK(dim_scheduling_names() == "sequential, pipeline, dimrotation");
 }
 

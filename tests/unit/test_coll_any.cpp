@@ -6,6 +6,7 @@
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_program.hpp"
 #include "coll/rank_verify.hpp"
+#include "coll/registry.hpp"
 #include "coll/skew.hpp"
 #include "route/load.hpp"
 #include "route/spread.hpp"
@@ -625,8 +626,9 @@ TEST_CASE("in-network needs a switch the whole group shares; hierarchical uses i
 
 TEST_CASE("in-network schedules are verified like any other: mutants fail where they go wrong",
           "[coll][ranks][in-network]") {
-  const coll::RankAlgorithmInfo* alg = coll::find_rank_algorithm("in-network");
-  REQUIRE(alg);
+  const coll::AlgorithmInfo* entry = coll::find_rank_algorithm("in-network");
+  REQUIRE(entry);
+  const coll::RankForm* alg = &*entry->ranks;
   const std::int64_t n = 4, P = 3;
   const coll::RankSchedule good = alg->generate("all-reduce", n, 0, P);
   REQUIRE(good.blocks == n * P);
@@ -683,10 +685,10 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
       {"hyperx", "hyperx:2x3-t2/c1", "minimal", 12, 1},
   };
   const std::vector<std::pair<std::string, std::string>> runs = {
-      {"all-reduce", "direct"},    {"reduce-scatter", "direct"},   {"all-gather", "direct"},
-      {"all-to-all", "direct"},    {"all-to-all", "pairwise"},     {"all-to-all", "bruck"},
-      {"all-gather", "bruck"},     {"all-reduce", "halving-doubling"}, {"all-reduce", "ring"},
-      {"broadcast", "binomial"},   {"all-reduce", "double-binary-tree"}};
+      {"all-reduce", "direct"},  {"reduce-scatter", "direct"},        {"all-gather", "direct"},
+      {"all-to-all", "direct"},  {"all-to-all", "pairwise"},          {"all-to-all", "bruck"},
+      {"all-gather", "bruck"},   {"all-reduce", "halving-doubling"},  {"all-reduce", "ring"},
+      {"broadcast", "binomial"}, {"all-reduce", "double-binary-tree"}};
   for (const Net& x : nets) {
     const topo::Network net = network(x.family, x.n, x.id, 50e9, 1e-6, x.radix);
     auto fn = test::routing::build(x.routing, net, {});

@@ -29,24 +29,18 @@ std::string help_text() {
       "bytes in the analytic model. A schedule that fails verification is never written (exit\n"
       "1; --check of a document's schedule: exit 3), so --strict, accepted as by every\n"
       "verifying tool, has nothing to add.\n\nAlgorithms:\n";
-  for (auto& a : coll::algorithms()) {
-    s += "  " + a.name + " (";
-    for (std::size_t k = 0; k < a.collectives.size(); ++k) {
-      if (k) s += ", ";
-      s += a.collectives[k];
-    }
-    s += "): " + a.summary + "\n";
-  }
+  auto line = [&](const std::string& name, const std::vector<std::string>& collectives,
+                  const std::string& summary) {
+    s += "  " + name + " (";
+    for (std::size_t k = 0; k < collectives.size(); ++k) s += (k ? ", " : "") + collectives[k];
+    s += "): " + summary + "\n";
+  };
+  for (auto& a : coll::algorithms())
+    if (a.torus) line(a.name, a.torus->collectives, a.torus->summary);
   s += "\nOn any network (between ranks, the chips in packaging order, over the routing section;\n"
-       "on a torus the torus algorithms of the same name take precedence):\n";
-  for (auto& a : coll::rank_algorithms()) {
-    s += "  " + a.name + " (";
-    for (std::size_t k = 0; k < a.collectives.size(); ++k) {
-      if (k) s += ", ";
-      s += a.collectives[k];
-    }
-    s += "): " + a.summary + "\n";
-  }
+       "on a torus the torus form of the same name takes precedence):\n";
+  for (auto& a : coll::algorithms())
+    if (a.ranks) line(a.name, a.ranks->collectives, a.ranks->summary);
   s += "\nDimension scheduling (--dims, torus algorithms):\n";
   for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
   s += "  hierarchical: --hierarchy board|rack|pod, --level-algorithms INNER,OUTER (not for "
@@ -192,15 +186,15 @@ int main(int argc, char** argv) {
         // way whatever the document.
         coll::Request req;
         req.collective = coll::require_collective(collective, "--collective").name;
-        const coll::AlgorithmInfo* torus_alg = coll::find_algorithm(algorithm);
-        const coll::RankAlgorithmInfo* rank_alg = coll::find_rank_algorithm(algorithm);
+        const coll::AlgorithmInfo* torus_alg = coll::find_torus_algorithm(algorithm);
+        const coll::AlgorithmInfo* rank_alg = coll::find_rank_algorithm(algorithm);
         const bool automatic = algorithm == "auto";
         if (!torus_alg && !rank_alg && !automatic)
-          fail_usage("--algorithm", "unknown algorithm '" + algorithm +
-                                        "' (known: " + coll::algorithm_names() + " on a torus; " +
+          fail_usage("--algorithm", "unknown algorithm '" + algorithm + "' (known: " +
+                                        coll::torus_algorithm_names() + " on a torus; " +
                                         coll::rank_algorithm_names() + " on any network)");
-        if (!automatic && !(torus_alg && torus_alg->implements(req.collective)) &&
-            !(rank_alg && rank_alg->implements(req.collective))) {
+        if (!automatic && !(torus_alg && torus_alg->torus->implements(req.collective)) &&
+            !(rank_alg && rank_alg->ranks->implements(req.collective))) {
           if (torus_alg && !rank_alg)
             coll::require_implements(*torus_alg, req.collective, "--collective");
           fail_infeasible("--collective", algorithm + " does not schedule " + req.collective);
@@ -266,8 +260,8 @@ int main(int argc, char** argv) {
                      "algorithms");
         // Levels belong to the composed algorithm (stages of the others: no generator).
         for (const char* o : {"--hierarchy", "--level-algorithms"})
-          if (const coll::RankAlgorithmInfo* a = coll::find_rank_algorithm(algorithm);
-              app_->count(o) > 0 && !(a && !a->generate))
+          if (const coll::AlgorithmInfo* a = coll::find_rank_algorithm(algorithm);
+              app_->count(o) > 0 && !(a && !a->ranks->generate))
             fail_usage(o, "belongs to --algorithm hierarchical");
         req.hierarchy = hierarchy;
         {

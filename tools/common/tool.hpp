@@ -79,7 +79,7 @@ inline void add_describe(CLI::App& app, Common& c, const std::string& what,
 
 namespace detail {
 inline std::string describe_scalar(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
+  if (v.is_string()) return v.get<std::string>().empty() ? "none" : v.get<std::string>();
   if (v.is_array()) {
     std::string s;
     for (const json& x : v) s += (s.empty() ? "" : ", ") + describe_scalar(x);
@@ -90,19 +90,33 @@ inline std::string describe_scalar(const json& v) {
 inline bool is_list_of_objects(const json& v) {
   return v.is_array() && !v.empty() && v.front().is_object();
 }
-// One entry: its name on a line of its own, its summary under it, its other fields, then its
-// lists of entries (parameters), indented.
+// One entry: its name on a line of its own, then its fields (describe_fields), indented.
+inline void describe_item(std::string& out, const json& item, const std::string& indent);
+// An entry's fields: its summary, its other fields as `key: value`, then its objects (an
+// algorithm's forms) and its lists of entries (parameters) under their keys, indented.
+inline void describe_fields(std::string& out, const json& item, const std::string& indent) {
+  if (item.contains("summary")) out += indent + describe_scalar(item["summary"]) + "\n";
+  auto nested = [](const json& v) { return is_list_of_objects(v) || v.is_object(); };
+  for (auto it = item.begin(); it != item.end(); ++it)
+    if (it.key() != "name" && it.key() != "summary" && !nested(it.value()))
+      out += indent + it.key() + ": " + describe_scalar(it.value()) + "\n";
+  for (auto it = item.begin(); it != item.end(); ++it)
+    if (it.value().is_object() && it.key() != "parameters") {
+      out += indent + it.key() + ":\n";
+      describe_fields(out, it.value(), indent + "  ");
+    } else if (it.value().is_object()) { // parameters by name: "name: what it is"
+      if (it.value().empty()) continue;
+      out += indent + it.key() + ":\n";
+      for (auto p = it.value().begin(); p != it.value().end(); ++p)
+        out += indent + "  " + p.key() + ": " + describe_scalar(p.value()) + "\n";
+    } else if (is_list_of_objects(it.value())) {
+      out += indent + it.key() + ":\n";
+      for (const json& sub : it.value()) describe_item(out, sub, indent + "  ");
+    }
+}
 inline void describe_item(std::string& out, const json& item, const std::string& indent) {
   out += indent + (item.contains("name") ? describe_scalar(item["name"]) : "?") + "\n";
-  if (item.contains("summary")) out += indent + "  " + describe_scalar(item["summary"]) + "\n";
-  for (auto it = item.begin(); it != item.end(); ++it)
-    if (it.key() != "name" && it.key() != "summary" && !is_list_of_objects(it.value()))
-      out += indent + "  " + it.key() + ": " + describe_scalar(it.value()) + "\n";
-  for (auto it = item.begin(); it != item.end(); ++it)
-    if (is_list_of_objects(it.value())) {
-      out += indent + "  " + it.key() + ":\n";
-      for (const json& sub : it.value()) describe_item(out, sub, indent + "    ");
-    }
+  describe_fields(out, item, indent + "  ");
 }
 } // namespace detail
 
