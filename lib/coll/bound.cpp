@@ -1,6 +1,7 @@
 #include "coll/bound.hpp"
 
 #include "core/max_flow.hpp"
+#include "sim/report.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -163,20 +164,21 @@ std::optional<Bound> collective_bound(const std::string& collective,
   double factor = (n - 1) / n;
   if (collective == "all-reduce") factor = in_network ? 1 : 2 * (n - 1) / n;
   if (collective == "broadcast" || collective == "reduce") factor = 1;
-  Bound b{factor * bytes / b_inj, in_network ? "injection (in-network)" : "injection"};
+  Bound b{factor * bytes / b_inj,
+          in_network ? sim::kBoundInjectionInNetwork : sim::kBoundInjection};
   const double bis = net.metrics.bisection_bandwidth_bytes_per_s;
   std::int64_t live = 0;
   for (std::int64_t c = 0; c < net.n_chip; ++c) live += !down_chips[static_cast<std::size_t>(c)];
   if (collective == "all-to-all" && bis > 0 &&
       static_cast<std::int64_t>(chips.size()) == net.n_chip && live == net.n_chip) {
     const double t = n * bytes / (4 * bis);
-    if (t > b.time_s) b = {t, "bisection"};
+    if (t > b.time_s) b = {t, sim::kBoundBisection};
   }
   if ((collective == "all-gather" || collective == "reduce-scatter") && !in_network &&
       (group == 0 || group == static_cast<std::int64_t>(chips.size())))
     if (auto c = cut_rate(chips, net, faults); c && c->rate > 0) {
       const double t = bytes / n / c->rate;
-      if (t > b.time_s * (1 + 1e-9)) b = {t, "cut"};
+      if (t > b.time_s * (1 + 1e-9)) b = {t, sim::kBoundCut};
     }
   return b;
 }
@@ -203,7 +205,7 @@ std::optional<Bound> all_to_all_v_bound(const std::vector<std::vector<std::int64
       const double bw = inj[static_cast<std::size_t>(g[i])];
       if (!(bw > 0)) return std::nullopt;
       const double t = std::max(out, in) / bw;
-      if (!b || t > b->time_s) b = Bound{t, "injection"};
+      if (!b || t > b->time_s) b = Bound{t, sim::kBoundInjection};
     }
   }
   return b;

@@ -44,7 +44,7 @@ namespace icnkit::coll {
 
 struct Bound {
   double time_s = 0;
-  std::string kind; // "injection" | "bisection" | "cut"
+  std::string kind; // one of sim::kBoundKinds (sim/report.hpp)
 };
 
 // `chips`: every chip taking part (live); `group`: the ranks of one group (n in the factors;

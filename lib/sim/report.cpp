@@ -4,6 +4,7 @@
 #include "sim/analytic.hpp"
 #include "sim/flit/replay.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -120,9 +121,11 @@ Report parse_report(ObjReader& r) {
   if (auto b = r.object_opt("bound")) {
     s.bound_s = nonneg(*b, "time_s");
     s.bound_kind = b->string("kind");
-    if (s.bound_kind != "injection" && s.bound_kind != "injection (in-network)" &&
-        s.bound_kind != "bisection" && s.bound_kind != "cut")
-      b->fail("kind", "expected injection, injection (in-network), bisection or cut");
+    if (std::find(kBoundKinds.begin(), kBoundKinds.end(), s.bound_kind) == kBoundKinds.end()) {
+      std::string known;
+      for (const char* k : kBoundKinds) known += (known.empty() ? "" : ", ") + std::string(k);
+      b->fail("kind", "expected one of " + known);
+    }
     b->done();
     nonneg(r, "efficiency"); // derived: bound / time
   }

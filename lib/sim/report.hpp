@@ -5,6 +5,7 @@
 #include "sim/flit/report.hpp"
 #include "topo/network.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,15 @@
 #include <vector>
 
 namespace icnkit::sim {
+
+// The kinds of lower bound a report names (coll/bound.hpp computes them; the reader accepts
+// exactly these).
+inline constexpr const char* kBoundInjection = "injection";
+inline constexpr const char* kBoundInjectionInNetwork = "injection (in-network)";
+inline constexpr const char* kBoundBisection = "bisection";
+inline constexpr const char* kBoundCut = "cut";
+inline constexpr std::array<const char*, 4> kBoundKinds = {
+    kBoundInjection, kBoundInjectionInNetwork, kBoundBisection, kBoundCut};
 
 struct AnalyticResult;
 class Program;
@@ -57,7 +67,7 @@ struct Report {
   // reduce), "bisection" (all-to-all) or "cut" (all-gather, reduce-scatter). efficiency =
   // bound / time.
   std::optional<double> bound_s;
-  std::string bound_kind;
+  std::string bound_kind; // one of kBoundKinds
   std::int64_t steps = 0, flows = 0, events = 0;
   // Per step (start_s, end_s), only when asked for (net-sim --step-times).
   std::optional<std::vector<std::pair<double, double>>> step_times;

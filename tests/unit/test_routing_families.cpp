@@ -471,7 +471,7 @@ TEST_CASE("WFR: deadlock-free and complete for every single link fault of 4x4x4"
 }
 
 TEST_CASE("WFR: deadlock-free and complete for every single link fault of 8x4x4",
-          "[routing-families]") {
+          "[routing-families][slow]") {
   auto n = torus({8, 4, 4});
   REQUIRE(n.links.size() == 384);
   for (const auto& l : n.links) {
@@ -577,7 +577,7 @@ TEST_CASE("FTHOE: deadlock-free and delivers exactly the HOE-connected pairs (8x
 }
 
 TEST_CASE("FTHOE: deadlock-free and delivers exactly the HOE-connected pairs (16x16)",
-          "[routing-families]") {
+          "[routing-families][slow]") {
   auto n = mesh({16, 16});
   for (auto& sc : seed_scenarios(n, 16)) {
     INFO("16x16, " << sc.name);
@@ -952,7 +952,7 @@ TEST_CASE("WFR on 4x4x4: every pair served; DOR's path wherever it avoids the fa
 }
 
 TEST_CASE("WFR on 8x4x4: every pair served; DOR's path wherever it avoids the failed link",
-          "[routing-families]") {
+          "[routing-families][slow]") {
   check_wfr_keeps_dor({8, 4, 4}, json::object(), 3); // a third of the chips, all their links
 }
 
