@@ -63,7 +63,12 @@ private:
     double share;
     std::uint32_t channel, version;
   };
-  std::vector<HeapEntry> heap_; // scratch: live channels by fair share (min-heap)
+  std::vector<HeapEntry> heap_;    // scratch: live channels by fair share (min-heap)
+  std::vector<double> load_;       // per channel: sum of rate x share over the active flows
+  std::vector<double> base_;       // scratch: the re-rated flows' part of it
+  std::vector<std::uint32_t> sub_; // scratch: the flows a computation rates
+  bool full_ = true;               // flows started since the last computation
+  double r_star_ = kInf;           // the lowest rate among flows drained since then
 
   // Per step.
   std::vector<std::uint32_t> deps_left_;
@@ -130,6 +135,8 @@ void Engine::setup_channels() {
   run_.assign(c, 0);
   order_.assign(c, 0);
   version_.assign(c, 0);
+  load_.assign(c, 0);
+  base_.assign(c, 0);
   changed_mark_.assign(c, 0);
   res_.channel_bytes.assign(c, 0);
 }
@@ -280,10 +287,12 @@ void Engine::start_step(std::size_t s, double t) {
   // alive beside the engine's own copy for the whole run.
   if (buf_.channels.capacity() > (std::size_t{1} << 20)) buf_ = StepFlows();
   pending_[s] = pending;
-  if (pending == 0)
+  if (pending == 0) {
     fin_.push({last_done_[s], static_cast<std::uint32_t>(s)});
-  else
+  } else {
     dirty_ = true;
+    full_ = true; // new flows may lower any rate
+  }
 }
 
 // Max-min fair rates by progressive filling. All channels whose fair share equals the current
@@ -291,12 +300,37 @@ void Engine::start_step(std::size_t s, double t) {
 void Engine::compute_rates(double t) {
   ++res_.rate_computations;
   const std::size_t nf = rem_.size();
+  // Which flows to (re)rate. After flows started, all of them. After flows drained only (the
+  // incremental case), the flows whose rate was at least the lowest rate among those that left
+  // (r*): removing a flow frees capacity only on channels that saturate at its rate or above, so
+  // every level below r* of the progressive filling is what it was, and the flows frozen there
+  // keep their rates. The others are the max-min fair allocation of the capacity the kept flows
+  // leave (the fair allocation is unique, and theirs satisfies the bottleneck condition there),
+  // so progressive filling runs over them alone, from that residual capacity. Any superset of
+  // them is as exact; the margin takes flows within rounding of r*.
+  const bool full = full_ || !opt_.incremental;
+  sub_.clear();
+  if (full) {
+    for (std::size_t f = 0; f < nf; ++f) sub_.push_back(static_cast<std::uint32_t>(f));
+  } else {
+    ++res_.incremental_computations;
+    const double floor = r_star_ * (1 - 1e-9);
+    for (std::size_t f = 0; f < nf; ++f)
+      if (rate_[f] >= floor) sub_.push_back(static_cast<std::uint32_t>(f));
+  }
+  full_ = false;
+  r_star_ = kInf;
   touch_.clear();
-  for (std::size_t f = 0; f < nf; ++f)
+  for (std::uint32_t f : sub_)
     for (std::uint32_t i = 0; i < count_[f]; ++i) {
       std::uint32_t c = pool_[first_[f] + i];
-      if (cnt_[c]++ == 0) touch_.push_back(c);
-      if (weighted_) wsum_[c] += wpool_[first_[f] + i];
+      if (cnt_[c]++ == 0) {
+        touch_.push_back(c);
+        base_[c] = 0;
+      }
+      const double w = weighted_ ? wpool_[first_[f] + i] : 1.0;
+      if (weighted_) wsum_[c] += w;
+      if (!full) base_[c] += rate_[f] * w; // what the flows re-rated use of it now
     }
   // CSR of flows by channel (a flow crossing a channel twice appears twice, and so uses twice
   // its rate there, which is what it does).
@@ -305,12 +339,13 @@ void Engine::compute_rates(double t) {
     head_[c] = acc;
     run_[c] = cnt_[c];
     acc += cnt_[c];
-    cap_[c] = bw_[c];
+    // The capacity left by the flows that keep their rates (load_ - base_: all flows' use of
+    // the channel less the re-rated flows' use).
+    cap_[c] = full ? bw_[c] : bw_[c] - (load_[c] - base_[c]);
   }
   csr_.resize(acc);
-  for (std::size_t f = 0; f < nf; ++f)
-    for (std::uint32_t i = 0; i < count_[f]; ++i)
-      csr_[head_[pool_[first_[f] + i]]++] = static_cast<std::uint32_t>(f);
+  for (std::uint32_t f : sub_)
+    for (std::uint32_t i = 0; i < count_[f]; ++i) csr_[head_[pool_[first_[f] + i]]++] = f;
   for (std::uint32_t c : touch_) head_[c] -= run_[c]; // back to the start of each run
 
   frozen_.assign(nf, 0);
@@ -323,7 +358,7 @@ void Engine::compute_rates(double t) {
   // current entries are exactly the live channels' fair shares, the same doubles a scan reads.
   // A level's channels are frozen in touch_ order (the order a scan would find them), so the
   // capacities are reduced in the same order and every rate is the same double as a scan's.
-  std::size_t unfrozen = nf;
+  std::size_t unfrozen = sub_.size();
   // A channel's fair share: its capacity left over the flows (weighted: their shares) on it.
   auto fair = [&](std::uint32_t c) { return weighted_ ? cap_[c] / wsum_[c] : cap_[c] / cnt_[c]; };
   heap_.clear();
@@ -396,16 +431,24 @@ void Engine::compute_rates(double t) {
   }
   // Every cnt_ is back to 0 here: each flow decremented each of its channels once per crossing.
 
-  min_drain_ = kInf;
-  for (std::size_t f = 0; f < nf; ++f) {
+  // The new rates, and every channel's load: recomputed whole after a full computation (so any
+  // rounding the incremental updates gathered goes), updated by the rate changes otherwise.
+  if (full)
+    for (std::uint32_t c : touch_) load_[c] = 0;
+  for (std::uint32_t f : sub_) {
+    const double old = full ? 0.0 : rate_[f];
     if (new_rate_[f] != rate_[f]) {
       if (rate_[f] > 0) rem_[f] = std::max(0.0, rem_[f] - rate_[f] * (t - t0_[f]));
       t0_[f] = t;
       rate_[f] = new_rate_[f];
       drain_at_[f] = t0_[f] + rem_[f] / rate_[f];
     }
-    min_drain_ = std::min(min_drain_, drain_at_[f]);
+    if (full || rate_[f] != old)
+      for (std::uint32_t i = 0; i < count_[f]; ++i)
+        load_[pool_[first_[f] + i]] += (rate_[f] - old) * (weighted_ ? wpool_[first_[f] + i] : 1.0);
   }
+  min_drain_ = kInf;
+  for (std::size_t f = 0; f < nf; ++f) min_drain_ = std::min(min_drain_, drain_at_[f]);
 }
 
 // Retires every flow whose data has drained by t (or all but a rounding error of it).
@@ -417,6 +460,9 @@ void Engine::drain(double t) {
     bool done =
         drain_at_[f] <= t || rem_[f] - rate_[f] * (t - t0_[f]) <= kDrainedFraction * bytes_[f];
     if (done) {
+      r_star_ = std::min(r_star_, rate_[f]);
+      for (std::uint32_t i = 0; i < count_[f]; ++i)
+        load_[pool_[first_[f] + i]] -= rate_[f] * (weighted_ ? wpool_[first_[f] + i] : 1.0);
       std::uint32_t s = step_[f];
       last_done_[s] = std::max(last_done_[s], t + flat_[f]);
       if (--pending_[s] == 0) fin_.push({last_done_[s], s});

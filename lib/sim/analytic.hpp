@@ -40,6 +40,10 @@ struct AnalyticOptions {
   // and down links' channels are left out of the utilisation mean. May be null.
   const std::vector<char>* down_links = nullptr;
   Progress* progress = nullptr; // updated with the number of finished steps; may be null
+  // After flows drain (and none start), re-rate only the flows whose rate can change (those at
+  // or above the lowest rate among the drained ones; analytic.cpp says why that is exact). False:
+  // every computation from scratch, the reference the tests compare with.
+  bool incremental = true;
 };
 
 struct PhaseResult {
@@ -60,8 +64,9 @@ struct AnalyticResult {
   double max_utilisation = 0, mean_utilisation = 0, mean_busy_utilisation = 0;
   std::int64_t live_channels = 0, busy_channels = 0;
   std::int64_t steps = 0, flows = 0;
-  std::int64_t events = 0;            // distinct event instants processed
-  std::int64_t rate_computations = 0; // max-min fair share computations
+  std::int64_t events = 0;                   // distinct event instants processed
+  std::int64_t rate_computations = 0;        // max-min fair share computations
+  std::int64_t incremental_computations = 0; // of which over the re-rated flows only
 };
 
 // Runs the program to completion. Errors: Error(Input) for a schedule whose dependencies are out
