@@ -107,6 +107,9 @@ private:
   std::vector<double> wpool_;
   bool weighted_ = false;
   std::vector<char> frozen_;
+  std::vector<char> dead_; // drained, awaiting compaction (drain())
+  std::size_t dead_flows_ = 0, dead_pool_ = 0;
+  std::size_t live_flows() const { return rem_.size() - dead_flows_; }
   double min_drain_ = kInf;
   bool dirty_ = false;
   StepFlows buf_;
@@ -192,7 +195,7 @@ void Engine::start_step(std::size_t s, double t) {
   started_[s] = 1;
   res_.step_start_s[s] = t;
   last_done_[s] = t;
-  const bool idle = running_ == 0 && rem_.empty();
+  const bool idle = running_ == 0 && live_flows() == 0;
   ++running_;
   ++starts_;
   if (const std::int64_t j = prog_.repeats(s); j >= 0 && idle) {
@@ -274,6 +277,7 @@ void Engine::start_step(std::size_t s, double t) {
     flat_.push_back(lat);
     drain_at_.push_back(kInf);
     step_.push_back(static_cast<std::uint32_t>(s));
+    dead_.push_back(0);
     if (pool_.size() + f.count >= std::numeric_limits<std::uint32_t>::max())
       fail_infeasible(kWhere, "too many concurrent flow hops for the analytic engine");
     first_.push_back(static_cast<std::uint32_t>(pool_.size()));
@@ -311,12 +315,13 @@ void Engine::compute_rates(double t) {
   const bool full = full_ || !opt_.incremental;
   sub_.clear();
   if (full) {
-    for (std::size_t f = 0; f < nf; ++f) sub_.push_back(static_cast<std::uint32_t>(f));
+    for (std::size_t f = 0; f < nf; ++f)
+      if (!dead_[f]) sub_.push_back(static_cast<std::uint32_t>(f));
   } else {
     ++res_.incremental_computations;
     const double floor = r_star_ * (1 - 1e-9);
     for (std::size_t f = 0; f < nf; ++f)
-      if (rate_[f] >= floor) sub_.push_back(static_cast<std::uint32_t>(f));
+      if (!dead_[f] && rate_[f] >= floor) sub_.push_back(static_cast<std::uint32_t>(f));
   }
   full_ = false;
   r_star_ = kInf;
@@ -348,8 +353,10 @@ void Engine::compute_rates(double t) {
     for (std::uint32_t i = 0; i < count_[f]; ++i) csr_[head_[pool_[first_[f] + i]]++] = f;
   for (std::uint32_t c : touch_) head_[c] -= run_[c]; // back to the start of each run
 
-  frozen_.assign(nf, 0);
-  new_rate_.assign(nf, 0);
+  // Only the flows rated here are read: every one of them gets frozen, with its new rate.
+  frozen_.resize(nf);
+  new_rate_.resize(nf);
+  for (std::uint32_t f : sub_) frozen_[f] = 0;
   // Progressive filling with the channels in a heap keyed by their fair share: each level pops
   // the channels at the minimum (within the tie factor) instead of scanning every live channel,
   // so a computation costs O((channels + flow-channel entries) log) whatever the number of
@@ -447,29 +454,39 @@ void Engine::compute_rates(double t) {
       for (std::uint32_t i = 0; i < count_[f]; ++i)
         load_[pool_[first_[f] + i]] += (rate_[f] - old) * (weighted_ ? wpool_[first_[f] + i] : 1.0);
   }
-  min_drain_ = kInf;
+  min_drain_ = kInf; // a dead flow's drain_at_ is infinite
   for (std::size_t f = 0; f < nf; ++f) min_drain_ = std::min(min_drain_, drain_at_[f]);
 }
 
-// Retires every flow whose data has drained by t (or all but a rounding error of it).
+// Retires every flow whose data has drained by t (or all but a rounding error of it). A retired
+// flow is marked dead and left in place; the arrays are compacted (stably, so the live flows keep
+// their order) once the dead hold half the pool, so an event costs a pass over the flows, not a
+// copy of every live flow's channels.
 void Engine::drain(double t) {
   const std::size_t nf = rem_.size();
+  for (std::size_t f = 0; f < nf; ++f) {
+    if (dead_[f]) continue;
+    bool done =
+        drain_at_[f] <= t || rem_[f] - rate_[f] * (t - t0_[f]) <= kDrainedFraction * bytes_[f];
+    if (!done) continue;
+    r_star_ = std::min(r_star_, rate_[f]);
+    for (std::uint32_t i = 0; i < count_[f]; ++i)
+      load_[pool_[first_[f] + i]] -= rate_[f] * (weighted_ ? wpool_[first_[f] + i] : 1.0);
+    std::uint32_t s = step_[f];
+    last_done_[s] = std::max(last_done_[s], t + flat_[f]);
+    if (--pending_[s] == 0) fin_.push({last_done_[s], s});
+    dead_[f] = 1;
+    drain_at_[f] = kInf;
+    ++dead_flows_;
+    dead_pool_ += count_[f];
+  }
+  if (dead_pool_ * 2 <= pool_.size() && dead_flows_ * 2 <= nf) return;
+  // Stable compaction of the flow arrays and of the channel pool (flows appear in pool order,
+  // so the pool compacts in place too).
   std::size_t w = 0;
   std::uint32_t pw = 0;
   for (std::size_t f = 0; f < nf; ++f) {
-    bool done =
-        drain_at_[f] <= t || rem_[f] - rate_[f] * (t - t0_[f]) <= kDrainedFraction * bytes_[f];
-    if (done) {
-      r_star_ = std::min(r_star_, rate_[f]);
-      for (std::uint32_t i = 0; i < count_[f]; ++i)
-        load_[pool_[first_[f] + i]] -= rate_[f] * (weighted_ ? wpool_[first_[f] + i] : 1.0);
-      std::uint32_t s = step_[f];
-      last_done_[s] = std::max(last_done_[s], t + flat_[f]);
-      if (--pending_[s] == 0) fin_.push({last_done_[s], s});
-      continue;
-    }
-    // Keep it: stable compaction of the flow arrays and of the channel pool (flows appear in
-    // pool order, so the pool compacts in place too).
+    if (dead_[f]) continue;
     std::uint32_t first = first_[f], count = count_[f];
     for (std::uint32_t i = 0; i < count; ++i) pool_[pw + i] = pool_[first + i];
     if (weighted_)
@@ -490,6 +507,9 @@ void Engine::drain(double t) {
   step_.resize(w);
   first_.resize(w);
   count_.resize(w);
+  dead_.assign(w, 0);
+  dead_flows_ = 0;
+  dead_pool_ = 0;
   pool_.resize(pw);
   if (weighted_) wpool_.resize(pw);
 }
@@ -503,7 +523,7 @@ void Engine::finish_step(std::size_t s, double t) {
     memo_recording_[static_cast<std::size_t>(m)] = 0;
     // Alone: nothing else started while it ran, and nothing else is running as it ends.
     memo.alone =
-        starts_ == start_mark_[static_cast<std::size_t>(m)] && running_ == 0 && rem_.empty();
+        starts_ == start_mark_[static_cast<std::size_t>(m)] && running_ == 0 && live_flows() == 0;
     memo.duration = t - res_.step_start_s[s];
     if (!memo.alone) memo.channel_bytes = {};
   }
@@ -524,9 +544,9 @@ AnalyticResult Engine::run() {
   for (;;) {
     if (dirty_) {
       dirty_ = false;
-      if (!rem_.empty()) compute_rates(t);
+      if (live_flows() > 0) compute_rates(t);
     }
-    const double td = rem_.empty() ? kInf : min_drain_;
+    const double td = live_flows() == 0 ? kInf : min_drain_;
     const double tf = fin_.empty() ? kInf : fin_.top().first;
     if (td == kInf && tf == kInf) break;
     ++res_.events;
