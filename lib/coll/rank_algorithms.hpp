@@ -16,26 +16,12 @@ namespace icnkit::coll {
 // applicability (RankForm::refuses). Each returns the steps and phases of `collective` on n
 // ranks; root for broadcast / reduce, chunks for the pipelined ones (0 = the default).
 namespace ranks {
-std::string any_n(const std::string& collective, std::int64_t n);
-std::string pow2_unless_all_reduce(const std::string& collective, std::int64_t n);
-RankSchedule ring(const std::string& collective, std::int64_t n, std::int64_t root,
-                  std::int64_t chunks);
-RankSchedule direct(const std::string& collective, std::int64_t n, std::int64_t root,
-                    std::int64_t chunks);
-RankSchedule halving_doubling(const std::string& collective, std::int64_t n, std::int64_t root,
-                              std::int64_t chunks);
-RankSchedule bruck(const std::string& collective, std::int64_t n, std::int64_t root,
-                   std::int64_t chunks);
-RankSchedule pairwise(const std::string& collective, std::int64_t n, std::int64_t root,
-                      std::int64_t chunks);
-RankSchedule binomial(const std::string& collective, std::int64_t n, std::int64_t root,
-                      std::int64_t chunks);
-RankSchedule double_binary_tree(const std::string& collective, std::int64_t n, std::int64_t root,
-                                std::int64_t chunks);
-RankSchedule chain(const std::string& collective, std::int64_t n, std::int64_t root,
-                   std::int64_t chunks);
-RankSchedule in_network(const std::string& collective, std::int64_t n, std::int64_t root,
-                        std::int64_t chunks);
+using Refusal = std::string(const std::string& collective, std::int64_t n);
+using Generator = RankSchedule(const std::string& collective, std::int64_t n, std::int64_t root,
+                               std::int64_t chunks);
+Refusal any_n, pow2_unless_all_reduce;
+Generator ring, direct, halving_doubling, bruck, pairwise, binomial, double_binary_tree, chain,
+    in_network;
 } // namespace ranks
 
 // hierarchical's all-to-all (one stage; its ranks in levels of b consecutive ranks, n and b
