@@ -108,6 +108,51 @@ private:
   bool weighted_ = false;
   std::vector<char> frozen_;
   std::vector<char> dead_; // drained, awaiting compaction (drain())
+  // The drain instants (incremental mode): by_drain_ keyed by drain_at_ (the next event), and
+  // by_ready_ keyed by the instant from which the flow may count as drained (drain_at_ less
+  // twice kDrainedFraction of its duration: below it, the rounding allowance cannot apply).
+  // Entries are lazy: current while the flow is alive and its drain_at_ is the one recorded.
+  struct HeapFlow {
+    double key, at;
+    std::uint32_t flow;
+  };
+  struct Later { // min-heap order
+    bool operator()(const HeapFlow& a, const HeapFlow& b) const { return a.key > b.key; }
+  };
+  struct Lower { // max-heap order
+    bool operator()(const HeapFlow& a, const HeapFlow& b) const { return a.key < b.key; }
+  };
+  static constexpr Later later_flow{};
+  bool live_entry(const HeapFlow& e) const { return !dead_[e.flow] && drain_at_[e.flow] == e.at; }
+  void push_drain(std::uint32_t f) {
+    const double at = drain_at_[f];
+    by_drain_.push_back({at, at, f});
+    std::push_heap(by_drain_.begin(), by_drain_.end(), later_flow);
+    by_ready_.push_back({at - 2 * kDrainedFraction * bytes_[f] / rate_[f], at, f});
+    std::push_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+  }
+  void rebuild_drain_heaps() {
+    by_drain_.clear();
+    by_ready_.clear();
+    by_rate_.clear();
+    if (!opt_.incremental) return;
+    for (std::uint32_t f = 0; f < rem_.size(); ++f) {
+      if (dead_[f] || !(rate_[f] > 0)) continue;
+      const double at = drain_at_[f];
+      by_drain_.push_back({at, at, f});
+      by_ready_.push_back({at - 2 * kDrainedFraction * bytes_[f] / rate_[f], at, f});
+      by_rate_.push_back({rate_[f], rate_[f], f});
+    }
+    std::make_heap(by_drain_.begin(), by_drain_.end(), later_flow);
+    std::make_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+    std::make_heap(by_rate_.begin(), by_rate_.end(), Lower{});
+  }
+  // by_drain_, by_ready_ (above) and by_rate_: the flows by rate, highest first, so that an
+  // incremental computation finds the flows at or above r* without a pass over every flow
+  // (an entry is current while the flow is alive at the rate recorded).
+  std::vector<HeapFlow> by_drain_, by_ready_, by_rate_;
+  std::vector<double> old_drain_;      // scratch: drain_at_ before a computation
+  std::vector<std::uint32_t> retired_; // scratch: the flows a drain retires
   std::size_t dead_flows_ = 0, dead_pool_ = 0;
   std::size_t live_flows() const { return rem_.size() - dead_flows_; }
   double min_drain_ = kInf;
@@ -320,8 +365,15 @@ void Engine::compute_rates(double t) {
   } else {
     ++res_.incremental_computations;
     const double floor = r_star_ * (1 - 1e-9);
-    for (std::size_t f = 0; f < nf; ++f)
-      if (!dead_[f] && rate_[f] >= floor) sub_.push_back(static_cast<std::uint32_t>(f));
+    while (!by_rate_.empty() && by_rate_.front().key >= floor) {
+      const HeapFlow e = by_rate_.front();
+      std::pop_heap(by_rate_.begin(), by_rate_.end(), Lower{});
+      by_rate_.pop_back();
+      if (!dead_[e.flow] && rate_[e.flow] == e.key) sub_.push_back(e.flow);
+    }
+    // In index order, as a pass over the flows would take them (the rates are then the same
+    // doubles whichever way the set was found).
+    std::sort(sub_.begin(), sub_.end());
   }
   full_ = false;
   r_star_ = kInf;
@@ -442,7 +494,9 @@ void Engine::compute_rates(double t) {
   // rounding the incremental updates gathered goes), updated by the rate changes otherwise.
   if (full)
     for (std::uint32_t c : touch_) load_[c] = 0;
+  old_drain_.resize(nf);
   for (std::uint32_t f : sub_) {
+    old_drain_[f] = drain_at_[f];
     const double old = full ? 0.0 : rate_[f];
     if (new_rate_[f] != rate_[f]) {
       if (rate_[f] > 0) rem_[f] = std::max(0.0, rem_[f] - rate_[f] * (t - t0_[f]));
@@ -454,8 +508,27 @@ void Engine::compute_rates(double t) {
       for (std::uint32_t i = 0; i < count_[f]; ++i)
         load_[pool_[first_[f] + i]] += (rate_[f] - old) * (weighted_ ? wpool_[first_[f] + i] : 1.0);
   }
-  min_drain_ = kInf; // a dead flow's drain_at_ is infinite
-  for (std::size_t f = 0; f < nf; ++f) min_drain_ = std::min(min_drain_, drain_at_[f]);
+  if (!opt_.incremental) { // the reference: a pass over every flow
+    min_drain_ = kInf;     // a dead flow's drain_at_ is infinite
+    for (std::size_t f = 0; f < nf; ++f) min_drain_ = std::min(min_drain_, drain_at_[f]);
+    return;
+  }
+  // The drain instants in two lazy heaps: rebuilt when most flows were rated, else the rated
+  // flows' new instants pushed (their old entries no longer current).
+  if (2 * sub_.size() > live_flows()) {
+    rebuild_drain_heaps();
+  } else {
+    for (std::uint32_t f : sub_) {
+      if (drain_at_[f] != old_drain_[f]) push_drain(f);
+      by_rate_.push_back({rate_[f], rate_[f], f}); // taken out by the selection above
+      std::push_heap(by_rate_.begin(), by_rate_.end(), Lower{});
+    }
+  }
+  while (!by_drain_.empty() && !live_entry(by_drain_.front())) {
+    std::pop_heap(by_drain_.begin(), by_drain_.end(), later_flow);
+    by_drain_.pop_back();
+  }
+  min_drain_ = by_drain_.empty() ? kInf : by_drain_.front().key;
 }
 
 // Retires every flow whose data has drained by t (or all but a rounding error of it). A retired
@@ -464,11 +537,32 @@ void Engine::compute_rates(double t) {
 // copy of every live flow's channels.
 void Engine::drain(double t) {
   const std::size_t nf = rem_.size();
-  for (std::size_t f = 0; f < nf; ++f) {
-    if (dead_[f]) continue;
-    bool done =
-        drain_at_[f] <= t || rem_[f] - rate_[f] * (t - t0_[f]) <= kDrainedFraction * bytes_[f];
-    if (!done) continue;
+  auto drained = [&](std::size_t f) {
+    return drain_at_[f] <= t || rem_[f] - rate_[f] * (t - t0_[f]) <= kDrainedFraction * bytes_[f];
+  };
+  retired_.clear();
+  if (opt_.incremental) {
+    // The candidates: flows whose retirement key (drain_at less twice the rounding allowance,
+    // below which the condition cannot hold) has come; the others cannot have drained. One that
+    // is not drained yet waits again under its drain instant.
+    while (!by_ready_.empty() && by_ready_.front().key <= t) {
+      const HeapFlow e = by_ready_.front();
+      std::pop_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+      by_ready_.pop_back();
+      if (!live_entry(e)) continue;
+      if (drained(e.flow)) {
+        retired_.push_back(e.flow);
+      } else {
+        by_ready_.push_back({e.at, e.at, e.flow});
+        std::push_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+      }
+    }
+    std::sort(retired_.begin(), retired_.end()); // the order a scan retires them in
+  } else {
+    for (std::size_t f = 0; f < nf; ++f)
+      if (!dead_[f] && drained(f)) retired_.push_back(static_cast<std::uint32_t>(f));
+  }
+  for (std::uint32_t f : retired_) {
     r_star_ = std::min(r_star_, rate_[f]);
     for (std::uint32_t i = 0; i < count_[f]; ++i)
       load_[pool_[first_[f] + i]] -= rate_[f] * (weighted_ ? wpool_[first_[f] + i] : 1.0);
@@ -512,6 +606,7 @@ void Engine::drain(double t) {
   dead_pool_ = 0;
   pool_.resize(pw);
   if (weighted_) wpool_.resize(pw);
+  rebuild_drain_heaps(); // the flows have new indices
 }
 
 void Engine::finish_step(std::size_t s, double t) {
