@@ -343,3 +343,42 @@ TEST_CASE("max-min: re-rating only the flows at or above the drained ones' rate 
   }
   CHECK(incremental > 200); // the cases do exercise the incremental path
 }
+
+TEST_CASE("max-min: flows that drain within rounding of one instant retire together",
+          "[sim][maxmin]") {
+  // Two flows alone on links of 4 and 12 GB/s whose durations are equal but for rounding:
+  // x / 4e9 and 3x / 12e9 come out one unit in the last place apart. Both retire at the first
+  // instant (the second has less than 1e-9 of its bytes left), in the incremental engine as in
+  // the reference, so the run has one drain instant, not two, and the steps end together. and the
+  // steps end together.
+  const double x = 90142745.76114836, y = 270428237.2834451;
+  REQUIRE(x / 4e9 != y / 12e9); // the case is the rounding one
+  Instance in;
+  topo::Network& n = in.net;
+  n.family = "test";
+  n.n_chip = 2;
+  for (int i = 0; i < 2; ++i) {
+    topo::Node v;
+    v.id = i;
+    n.nodes.push_back(v);
+  }
+  for (double bw : {4e9, 12e9}) {
+    topo::Link l;
+    l.id = static_cast<std::int64_t>(n.links.size());
+    l.a = 0;
+    l.b = 1;
+    l.bandwidth_bytes_per_s = bw;
+    l.latency_s = 0;
+    n.links.push_back(l);
+  }
+  in.paths = {{0}, {2}};
+  in.bytes = {x, y};
+  FlowsProgram prog(in.paths, in.bytes);
+  AnalyticOptions scratch;
+  scratch.incremental = false;
+  for (const AnalyticOptions& o : {AnalyticOptions{}, scratch}) {
+    const AnalyticResult r = simulate_analytic(prog, in.net, o);
+    CHECK(r.events == 2); // one drain instant, then both steps' ends at one instant
+    CHECK(r.step_end_s[0] == r.step_end_s[1]);
+  }
+}
