@@ -101,7 +101,6 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
         std::string key = std::to_string(g) + "/" + std::to_string(p) + ":";
         bool keyed = true;
         for (const RankTransfer& t : rs.transfers) {
-          ++uses_[std::make_tuple(g, p, static_cast<int>(t.peer), t.k)];
           const bool uniform = t.blocks != RankTransfer::Blocks::Mask ||
                                std::has_single_bit(static_cast<std::uint64_t>(r.blocks));
           keyed = keyed && uniform && !t.from;
@@ -114,6 +113,12 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
           if (!fresh) rep = at->second;
         }
         repeats_.push_back(rep);
+        // A repeat that starts alone is not generated (its first occurrence's figures stand
+        // for it): its peer rules count as used once, so a direct all-reduce's all-gather does
+        // not make its reduce-scatter's million spreads be kept.
+        if (rep < 0)
+          for (const RankTransfer& t : rs.transfers)
+            ++uses_[std::make_tuple(g, p, static_cast<int>(t.peer), t.k)];
       }
       if (!r.steps.empty()) ends.push_back(static_cast<std::int64_t>(steps_.size()) - 1);
     }

@@ -122,14 +122,50 @@ private:
   struct Lower { // max-heap order
     bool operator()(const HeapFlow& a, const HeapFlow& b) const { return a.key < b.key; }
   };
-  static constexpr Later later_flow{};
+  // A lazy min-queue of flows by key: a run sorted once (at a rebuild, when every live flow is
+  // entered) read front to back, and a heap of the entries pushed since. A big step's million
+  // flows then leave through a sequential read of the run instead of a million heap pops over
+  // scattered memory; what a computation re-rates goes to the heap.
+  class MinQueue {
+  public:
+    void clear() {
+      run_.clear();
+      head_ = 0;
+      heap_.clear();
+    }
+    void add_to_run(const HeapFlow& e) { run_.push_back(e); }
+    void sort_run() {
+      std::sort(run_.begin(), run_.end(),
+                [](const HeapFlow& a, const HeapFlow& b) { return a.key < b.key; });
+    }
+    void push(const HeapFlow& e) {
+      heap_.push_back(e);
+      std::push_heap(heap_.begin(), heap_.end(), Later{});
+    }
+    bool empty() const { return head_ == run_.size() && heap_.empty(); }
+    const HeapFlow& front() const { return from_run() ? run_[head_] : heap_.front(); }
+    void pop() {
+      if (from_run()) {
+        ++head_;
+        return;
+      }
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      heap_.pop_back();
+    }
+
+  private:
+    bool from_run() const {
+      return head_ < run_.size() && (heap_.empty() || run_[head_].key <= heap_.front().key);
+    }
+    std::vector<HeapFlow> run_;
+    std::size_t head_ = 0;
+    std::vector<HeapFlow> heap_;
+  };
   bool live_entry(const HeapFlow& e) const { return !dead_[e.flow] && drain_at_[e.flow] == e.at; }
   void push_drain(std::uint32_t f) {
     const double at = drain_at_[f];
-    by_drain_.push_back({at, at, f});
-    std::push_heap(by_drain_.begin(), by_drain_.end(), later_flow);
-    by_ready_.push_back({at - 2 * kDrainedFraction * bytes_[f] / rate_[f], at, f});
-    std::push_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+    by_drain_.push({at, at, f});
+    by_ready_.push({at - 2 * kDrainedFraction * bytes_[f] / rate_[f], at, f});
   }
   void rebuild_drain_heaps() {
     by_drain_.clear();
@@ -139,18 +175,19 @@ private:
     for (std::uint32_t f = 0; f < rem_.size(); ++f) {
       if (dead_[f] || !(rate_[f] > 0)) continue;
       const double at = drain_at_[f];
-      by_drain_.push_back({at, at, f});
-      by_ready_.push_back({at - 2 * kDrainedFraction * bytes_[f] / rate_[f], at, f});
+      by_drain_.add_to_run({at, at, f});
+      by_ready_.add_to_run({at - 2 * kDrainedFraction * bytes_[f] / rate_[f], at, f});
       by_rate_.push_back({rate_[f], rate_[f], f});
     }
-    std::make_heap(by_drain_.begin(), by_drain_.end(), later_flow);
-    std::make_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+    by_drain_.sort_run();
+    by_ready_.sort_run();
     std::make_heap(by_rate_.begin(), by_rate_.end(), Lower{});
   }
   // by_drain_, by_ready_ (above) and by_rate_: the flows by rate, highest first, so that an
   // incremental computation finds the flows at or above r* without a pass over every flow
   // (an entry is current while the flow is alive at the rate recorded).
-  std::vector<HeapFlow> by_drain_, by_ready_, by_rate_;
+  MinQueue by_drain_, by_ready_;
+  std::vector<HeapFlow> by_rate_;
   std::vector<double> old_drain_;      // scratch: drain_at_ before a computation
   std::vector<std::uint32_t> retired_; // scratch: the flows a drain retires
   std::size_t dead_flows_ = 0, dead_pool_ = 0;
@@ -524,10 +561,7 @@ void Engine::compute_rates(double t) {
       std::push_heap(by_rate_.begin(), by_rate_.end(), Lower{});
     }
   }
-  while (!by_drain_.empty() && !live_entry(by_drain_.front())) {
-    std::pop_heap(by_drain_.begin(), by_drain_.end(), later_flow);
-    by_drain_.pop_back();
-  }
+  while (!by_drain_.empty() && !live_entry(by_drain_.front())) by_drain_.pop();
   min_drain_ = by_drain_.empty() ? kInf : by_drain_.front().key;
 }
 
@@ -547,14 +581,12 @@ void Engine::drain(double t) {
     // is not drained yet waits again under its drain instant.
     while (!by_ready_.empty() && by_ready_.front().key <= t) {
       const HeapFlow e = by_ready_.front();
-      std::pop_heap(by_ready_.begin(), by_ready_.end(), later_flow);
-      by_ready_.pop_back();
+      by_ready_.pop();
       if (!live_entry(e)) continue;
       if (drained(e.flow)) {
         retired_.push_back(e.flow);
       } else {
-        by_ready_.push_back({e.at, e.at, e.flow});
-        std::push_heap(by_ready_.begin(), by_ready_.end(), later_flow);
+        by_ready_.push({e.at, e.at, e.flow});
       }
     }
     std::sort(retired_.begin(), retired_.end()); // the order a scan retires them in
