@@ -118,9 +118,10 @@ std::string schedule_digest(const Schedule& s) {
     f.add_text("selection");
     f.add_text(s.selection->by);
     f.add_int(static_cast<std::int64_t>(s.selection->candidates.size()));
-    for (const auto& [a, t] : s.selection->candidates) {
-      f.add_text(a);
-      f.add_real(t);
+    for (const Candidate& k : s.selection->candidates) {
+      f.add_text(k.algorithm);
+      f.add_int(k.chunks);
+      f.add_real(k.time_s);
     }
   }
   if (s.skew) {

@@ -163,8 +163,12 @@ json to_json(const Schedule& s) {
   }
   if (s.selection) {
     json c = json::array();
-    for (const auto& [a, t] : s.selection->candidates)
-      c.push_back({{"algorithm", a}, {"time_s", t}});
+    for (const Candidate& k : s.selection->candidates) {
+      json o = {{"algorithm", k.algorithm}};
+      if (k.chunks > 0) o["chunks"] = k.chunks;
+      o["time_s"] = k.time_s;
+      c.push_back(std::move(o));
+    }
     j["selection"] = {{"by", s.selection->by}, {"candidates", c}};
   }
   j["network_fingerprint"] = s.network_fingerprint;
@@ -369,11 +373,13 @@ Schedule parse_schedule(ObjReader& r) {
     sel.by = so->string("by");
     if (sel.by != "auto") so->fail("by", "expected \"auto\"");
     for (auto& co : so->objects("candidates")) {
-      std::string a = co.string("algorithm");
-      const double t = co.number("time_s");
-      if (!(t >= 0)) co.fail("time_s", "must be a number >= 0");
+      Candidate k;
+      k.algorithm = co.string("algorithm");
+      if (auto c = co.integer_opt("chunks", 1, kMaxChunks)) k.chunks = *c;
+      k.time_s = co.number("time_s");
+      if (!(k.time_s >= 0)) co.fail("time_s", "must be a number >= 0");
       co.done();
-      sel.candidates.emplace_back(std::move(a), t);
+      sel.candidates.push_back(std::move(k));
     }
     so->done();
     s.selection = std::move(sel);

@@ -135,10 +135,16 @@ struct Verification {
 };
 
 // How --algorithm auto chose the schedule (auto.hpp): every applicable algorithm's simulated
-// time at the schedule's size, the chosen one fastest.
+// time at the schedule's size (a pipelined one at several chunk counts), the chosen one fastest.
+struct Candidate {
+  std::string algorithm;
+  std::int64_t chunks = 0; // a pipelined algorithm's --chunks; 0: its default, or none
+  double time_s = 0;       // analytic
+  friend bool operator==(const Candidate&, const Candidate&) = default;
+};
 struct Selection {
   std::string by = "auto";
-  std::vector<std::pair<std::string, double>> candidates; // (algorithm, analytic time_s)
+  std::vector<Candidate> candidates;
   friend bool operator==(const Selection&, const Selection&) = default;
 };
 

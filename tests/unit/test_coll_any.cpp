@@ -162,6 +162,56 @@ TEST_CASE("pipelined chain, MPICH's folded halving-doubling and the double binar
   }
 }
 
+TEST_CASE("auto tries a pipelined algorithm at several chunk counts and takes the one the "
+          "closed form says is fastest",
+          "[coll][ranks][auto]") {
+  const double B = 50e9, a = 1e-6, n = 16;
+  const topo::Network net = network("single-switch", 16, "single-switch:16/c1", B, a);
+  auto fn = test::routing::build("minimal", net);
+  // The chain's time (closed form above): (P + n - 2)(2a + S / (P B)); its optimum moves from
+  // few chunks at small sizes (latency) to many at large ones (bandwidth).
+  for (double S : {64 * 1024.0, 4 * 1048576.0, 1073741824.0}) {
+    INFO(S << " bytes");
+    const coll::Schedule s = schedule("broadcast", "auto", net, S, *fn);
+    REQUIRE(s.selection);
+    std::vector<std::int64_t> tried;
+    double chosen = INFINITY;
+    for (const coll::Candidate& k : s.selection->candidates) {
+      chosen = std::min(chosen, k.time_s);
+      if (k.algorithm == "chain" && k.chunks > 0) {
+        tried.push_back(k.chunks);
+        CHECK(close(k.time_s, (k.chunks + n - 2) * (2 * a + S / k.chunks / B)));
+      }
+    }
+    CHECK(tried == std::vector<std::int64_t>{1, 4, 16, 64, 256});
+    double best = INFINITY;
+    std::int64_t best_p = 0;
+    for (std::int64_t P : tried)
+      if (const double t = (P + n - 2) * (2 * a + S / P / B); t < best) {
+        best = t;
+        best_p = P;
+      }
+    // The winner is never slower than the best chain, and is that chain when it wins.
+    CHECK(chosen <= best * (1 + 1e-12));
+    if (s.algorithm == "chain") CHECK(s.stages->front().parts.front().blocks == best_p);
+  }
+  // A chunk count the user gives is kept: the chain is tried at it alone.
+  coll::Request req;
+  req.collective = "broadcast";
+  req.algorithm = "auto";
+  req.bytes_per_node = 1048576;
+  req.chunks = 5;
+  const coll::Schedule s5 = coll::generate(req, net, {}, fn.get());
+  REQUIRE(s5.selection);
+  int chains = 0;
+  for (const coll::Candidate& k : s5.selection->candidates)
+    if (k.algorithm == "chain") {
+      ++chains;
+      CHECK(k.chunks == 5);
+    }
+  CHECK(chains == 1);
+}
+
 TEST_CASE("ring and direct on a full mesh match their closed forms", "[coll][ranks]") {
   const double B = 25e9, a = 2e-6, S = 8 * 1048576.0;
   const topo::Network net = network("full-mesh", 8, "full-mesh:8/c1", B, a);
@@ -549,7 +599,7 @@ TEST_CASE("in-network all-reduce, reduce-scatter and all-gather: closed forms an
   auto fn = test::routing::build("minimal", net, {});
   const coll::Schedule s = schedule("all-reduce", "auto", net, S, *fn);
   REQUIRE(s.selection);
-  for (const auto& [name, t] : s.selection->candidates) CHECK(name != "in-network");
+  for (const coll::Candidate& k : s.selection->candidates) CHECK(k.algorithm != "in-network");
   CHECK(!coll::uses_switch(s));
   CHECK(coll::uses_switch(schedule("all-reduce", "in-network", net, S, *fn)));
 }
