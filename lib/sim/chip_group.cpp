@@ -4,6 +4,7 @@
 #include "route/dor.hpp"
 #include "route/minimal.hpp"
 #include "sim/symmetry.hpp"
+#include "topo/mesh.hpp"
 #include "topo/torus_geometry.hpp"
 
 #include <algorithm>
@@ -245,6 +246,9 @@ std::optional<ChipGroup> generated(const topo::Network& n,
                          b = perm[static_cast<std::size_t>(l.b)];
       const std::int64_t image = links->find(a, b);
       if (image < 0) return std::nullopt; // not an automorphism
+      const topo::Link& m = n.links[static_cast<std::size_t>(image)];
+      if (m.bandwidth_bytes_per_s != l.bandwidth_bytes_per_s || m.latency_s != l.latency_s)
+        return std::nullopt; // onto a link of another speed
       for (const std::int64_t from : {l.a, l.b})
         join(up, static_cast<std::uint32_t>(channel(n, l.id, from)),
              static_cast<std::uint32_t>(channel(n, image, perm[static_cast<std::size_t>(from)])));
@@ -325,6 +329,31 @@ std::optional<ChipGroup> hyperx(const topo::Network& n, bool xr) {
   return generated(n, perms);
 }
 
+// Mesh: the reflections x -> k-1-x of every dimension of even size k (an odd one would fix
+// its middle: the action would not be free). Dimension-order routing keeps them (a reflected
+// path is the reflected pair's path: the order of the dimensions is the same, only directions
+// flip), as does minimal routing (hop distances are kept).
+std::optional<ChipGroup> mesh(const topo::Network& n) {
+  std::optional<topo::MeshGeometry> geo;
+  try {
+    geo = topo::MeshGeometry::of(n, "symmetry");
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (static_cast<std::int64_t>(n.nodes.size()) != n.n_chip || geo->count() != n.n_chip)
+    return std::nullopt;
+  std::vector<std::vector<std::int64_t>> perms;
+  for (int d = 0; d < geo->dims(); ++d) {
+    const int k = geo->size(d);
+    if (k < 2 || k % 2 != 0) continue;
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(n.n_chip));
+    for (std::int64_t u = 0; u < n.n_chip; ++u)
+      perm[static_cast<std::size_t>(u)] = u + (k - 1 - 2 * geo->coord(u, d)) * geo->stride(d);
+    perms.push_back(std::move(perm));
+  }
+  return generated(n, perms);
+}
+
 } // namespace
 
 std::vector<ChipGroup> chip_groups(const topo::Network& n, const topo::Faults& f,
@@ -338,6 +367,10 @@ std::vector<ChipGroup> chip_groups(const topo::Network& n, const topo::Faults& f
   // groups move any link onto any other, so they need links of one kind.
   if (n.family == "torus") {
     add(torus(n, fn, ecmp, f));
+    return out;
+  }
+  if (n.family == "mesh") {
+    if (dynamic_cast<const route::MeshDorRouting*>(&fn) || minimal_split(fn, ecmp)) add(mesh(n));
     return out;
   }
   if (!minimal_split(fn, ecmp) || !uniform_links(n)) return out;

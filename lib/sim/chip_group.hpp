@@ -17,6 +17,8 @@
 //    the one switch), minimal ECMP: the rotations c -> c + k mod n, the switch fixed, and, for
 //    n a power of two, the XOR translations c -> c ^ x too (any permutation of their chips is
 //    an automorphism; these two groups are the ones the schedules' shift and xor peers keep).
+//  - mesh, dimension-order or minimal ECMP routing: the reflections of its dimensions of even
+//    size (each mapping every link onto a link of the same bandwidth and latency).
 // Minimal routing counts only with ECMP as a split (deterministic or random choices, or ECMP
 // by hash, pick among the equal paths by id or by a hash, which no translation keeps).
 #pragma once

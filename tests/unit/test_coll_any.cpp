@@ -721,7 +721,8 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
   };
   // Every group chip_groups() finds: torus translations (DOR and minimal), the hypercube's XOR
   // translations, the full mesh's and single switch's rotations and XOR translations (parallel
-  // links too), HyperX's coordinate translations and XOR translations (chips per switch too).
+  // links too), HyperX's coordinate translations and XOR translations (chips per switch too),
+  // a mesh's reflections (of its even dimensions only, under DOR and minimal routing).
   const std::vector<Net> nets = {
       {"torus", "torus:4x4/b1x1", "dor", 16, 1},
       {"torus", "torus:4x4/b1x1", "minimal", 16, 1},
@@ -733,6 +734,9 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
       {"hyperx", "hyperx:4x4-t1/c1", "minimal", 16, 1},
       {"hyperx", "hyperx:2x4-t2/c1", "minimal", 16, 1},
       {"hyperx", "hyperx:2x3-t2/c1", "minimal", 12, 1},
+      {"mesh", "mesh:4x4/b1x1", "dor", 16, 1},
+      {"mesh", "mesh:4x4/b1x1", "minimal", 16, 1},
+      {"mesh", "mesh:3x4/b1x1", "dor", 12, 1},
   };
   const std::vector<std::pair<std::string, std::string>> runs = {
       {"all-reduce", "direct"},  {"reduce-scatter", "direct"},        {"all-gather", "direct"},
