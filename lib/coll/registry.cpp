@@ -448,7 +448,7 @@ void require_implements(const AlgorithmInfo& alg, const std::string& collective,
     which += c;
   }
   fail_infeasible(where, "the " + alg.name + " algorithm implements " + which + " only, not " +
-                             collective + " (not implemented yet)");
+                             collective);
 }
 
 int resolve_chunks(const DimSchedulingInfo& dims, int requested) {

@@ -4,6 +4,7 @@
 #include "route/step.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace icnkit::route {
 
@@ -43,6 +44,30 @@ Spreader::Spreader(const RoutingFunction& fn, const topo::Network& n, const topo
                    down_chips_[static_cast<std::size_t>(n.channel_dst(c))];
   }
   slot_.assign(C, -1);
+  // Middles: minimal routing between switches, split, nothing down.
+  const auto* m = dynamic_cast<const MinimalRouting*>(&fn);
+  const bool none_down =
+      std::find(down_links_.begin(), down_links_.end(), 1) == down_links_.end() &&
+      std::find(down_chips_.begin(), down_chips_.end(), 1) == down_chips_.end();
+  if (mode == Ecmp::Split && m && m->per_attachment() && !m->random_choice() && none_down) {
+    const auto N = static_cast<std::size_t>(n.n_chip);
+    std::vector<int> links(N, 0);
+    up_.assign(N, -1);
+    down_.assign(N, -1);
+    for (const topo::Link& l : n.links)
+      for (const auto& [c, w, fwd] : {std::tuple{l.a, l.b, true}, std::tuple{l.b, l.a, false}}) {
+        if (c >= n.n_chip) continue;
+        const auto k = static_cast<std::size_t>(c);
+        ++links[k];
+        if (w >= n.n_chip) {
+          up_[k] = topo::channel_of(l.id, fwd);
+          down_[k] = topo::channel_of(l.id, !fwd);
+        }
+      }
+    for (std::size_t k = 0; k < N; ++k)
+      if (links[k] != 1) up_[k] = down_[k] = -1;
+    minimal_ = m;
+  }
 }
 
 void Spreader::spread(std::int64_t src, std::int64_t dst, Spread& out) {
@@ -56,6 +81,40 @@ void Spreader::spread(std::int64_t src, std::int64_t dst, Spread& out) {
     return;
   }
   if (mode_ == Ecmp::Hash) return follow(src, dst, true, out);
+  const std::int64_t first = minimal_ ? up_[static_cast<std::size_t>(src)] : -1;
+  const std::int64_t last = minimal_ ? down_[static_cast<std::size_t>(dst)] : -1;
+  if (first < 0 || last < 0) return fresh(src, dst, out);
+  const auto key = static_cast<std::uint64_t>(n_.channel_dst(first)) << 32 |
+                   static_cast<std::uint32_t>(minimal_->attachment(dst));
+  if (auto it = middles_.find(key); it != middles_.end()) {
+    out.channels.push_back(first);
+    out.shares.push_back(1.0);
+    out.channels.insert(out.channels.end(), it->second.channels.begin(), it->second.channels.end());
+    out.shares.insert(out.shares.end(), it->second.shares.begin(), it->second.shares.end());
+    out.channels.push_back(last);
+    out.shares.push_back(1.0);
+    out.delivered = true;
+    return;
+  }
+  fresh(src, dst, out);
+  // Kept when it has the shape argued above (every path from the one first link to the one last).
+  const std::size_t k = out.channels.size();
+  if (!out.delivered || !out.split_exact || k < 2 || out.channels.front() != first ||
+      out.channels.back() != last || out.shares.front() != 1.0 || out.shares.back() != 1.0 ||
+      std::count(out.channels.begin(), out.channels.end(), first) != 1 ||
+      std::count(out.channels.begin(), out.channels.end(), last) != 1)
+    return;
+  if (middle_channels_ > (std::int64_t{1} << 24)) {
+    middles_.clear();
+    middle_channels_ = 0;
+  }
+  Middle& mid = middles_[key];
+  mid.channels.assign(out.channels.begin() + 1, out.channels.end() - 1);
+  mid.shares.assign(out.shares.begin() + 1, out.shares.end() - 1);
+  middle_channels_ += static_cast<std::int64_t>(k);
+}
+
+void Spreader::fresh(std::int64_t src, std::int64_t dst, Spread& out) {
   if (single(src, dst, out) || split(src, dst, out)) return;
   out.channels.clear();
   out.shares.clear();

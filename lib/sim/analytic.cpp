@@ -531,9 +531,9 @@ void Engine::compute_rates(double t) {
   // rounding the incremental updates gathered goes), updated by the rate changes otherwise.
   if (full)
     for (std::uint32_t c : touch_) load_[c] = 0;
-  old_drain_.resize(nf);
+  if (opt_.incremental) old_drain_.resize(nf); // the heaps' bookkeeping (below)
   for (std::uint32_t f : sub_) {
-    old_drain_[f] = drain_at_[f];
+    if (opt_.incremental) old_drain_[f] = drain_at_[f];
     const double old = full ? 0.0 : rate_[f];
     if (new_rate_[f] != rate_[f]) {
       if (rate_[f] > 0) rem_[f] = std::max(0.0, rem_[f] - rate_[f] * (t - t0_[f]));

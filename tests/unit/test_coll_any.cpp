@@ -303,6 +303,43 @@ TEST_CASE("a flow's ECMP split is the load topo-route --load gives its pair", "[
   CHECK(net.channel_dst(a.channels.back()) == 63);
 }
 
+TEST_CASE("a spread reusing its switch pair's middle is the spread computed afresh",
+          "[coll][ecmp]") {
+  // Every ordered pair through one Spreader (which keeps the part between the two chips'
+  // switches per switch pair, after the first) in a scrambled order, against a new Spreader per
+  // pair: the same channels in the same order with the same shares, to the bit. A dragonfly
+  // (several minimal paths for some pairs, a channel reached on two VCs) and a 3-level fat-tree
+  // (16 paths between pods).
+  for (const auto& [family, id] :
+       {std::pair<std::string, std::string>{"dragonfly", "dragonfly:p2-a4-h3-g8/c1"},
+        {"fat-tree", "fat-tree:3L-k8-osr1/c1"}}) {
+    CAPTURE(id);
+    const topo::Network net = network(family, 64, id);
+    auto fn = test::routing::build("minimal", net);
+    route::Spreader reuse(*fn, net, {});
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+    for (std::int64_t a = 0; a < 64; ++a)
+      for (std::int64_t b = 0; b < 64; ++b)
+        if (a != b) pairs.push_back({a, b});
+    for (std::size_t k = 0; k < pairs.size(); ++k) // a fixed scramble
+      std::swap(pairs[k], pairs[(k * 2654435761u) % pairs.size()]);
+    route::Spread got, want;
+    std::int64_t shared = 0;
+    for (const auto& [a, b] : pairs) {
+      reuse.spread(a, b, got);
+      route::Spreader fresh(*fn, net, {});
+      fresh.spread(a, b, want);
+      CAPTURE(a, b);
+      REQUIRE(got.delivered);
+      CHECK(got.channels == want.channels);
+      CHECK(got.shares == want.shares);
+      CHECK(got.split_exact == want.split_exact);
+      shared += got.channels.size() > 3;
+    }
+    CHECK(shared > 1000); // the middles were exercised, not only one-switch paths
+  }
+}
+
 TEST_CASE("a flow's share of a channel it reaches on several VCs is at most 1", "[coll][ecmp]") {
   // On this dragonfly, chip 4's flow to chip 50 reaches one channel on two VCs with 1/3 and 2/3
   // of its bytes, which sum to 1.0000000000000002 in floating point: the analytic engine refused
