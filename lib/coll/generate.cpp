@@ -11,10 +11,13 @@
 #include "coll/rings.hpp"
 #include "coll/verify.hpp"
 
+#include "topo/mesh.hpp"
 #include "topo/torus_geometry.hpp"
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include <bit>
 
@@ -155,6 +158,8 @@ Schedule finish_ranks(Schedule& s, const topo::Network& net, const topo::Faults&
 Schedule hierarchical_all_to_all(const Request& req, const topo::Network& net,
                                  const topo::Faults& faults, const route::RoutingFunction& fn,
                                  Schedule& s) {
+  if (req.hierarchy.find(',') != std::string::npos || req.hierarchy == "dims")
+    fail_usage("--hierarchy", "hierarchical all-to-all takes one level (board, rack or pod)");
   const auto levels = rank_groups(net, faults, req.hierarchy, "--hierarchy", s.left);
   if (levels.empty()) fail_infeasible("/faults", "no live chip");
   const auto b = static_cast<std::int64_t>(levels.front().size());
@@ -184,6 +189,178 @@ Schedule hierarchical_all_to_all(const Request& req, const topo::Network& net,
 }
 
 constexpr std::int64_t kMaxChunks = 65536;
+
+// The levels of a hierarchical schedule as a grid: every live chip has one coordinate per level
+// (innermost first; the last across everything), sizes[k] values each, and the chips of a group
+// of level k agree on every other coordinate, in the order of coordinate k.
+struct Hierarchy {
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> chip_at; // by coordinates, the first varying fastest
+};
+
+// From nested packaging levels ("board,rack": boards inside racks, racks across) or a torus's
+// or mesh's dimensions ("dims"; every chip live). Equal sizes at every level: Error(Infeasible)
+// naming the first that differs (failed chips leave their board smaller).
+Hierarchy hierarchy(const topo::Network& net, const topo::Faults& faults, const std::string& spec,
+                    std::vector<std::int64_t>& left) {
+  Hierarchy h;
+  if (spec == "dims") {
+    // Each chip's coordinates; dimensions of size 1 are dropped.
+    std::function<int(std::int64_t, int)> coord;
+    std::vector<int> dims;
+    std::optional<topo::TorusGeometry> tg;
+    std::optional<topo::MeshGeometry> mg;
+    if (net.family == "torus") {
+      tg = topo::TorusGeometry::of(net, "--hierarchy dims");
+      dims = tg->sizes();
+      coord = [&](std::int64_t c, int d) { return tg->coord(c, d); };
+    } else if (net.family == "mesh") {
+      mg = topo::MeshGeometry::of(net, "--hierarchy dims");
+      dims = mg->sizes();
+      coord = [&](std::int64_t c, int d) { return mg->coord(c, d); };
+    } else {
+      fail_usage("--hierarchy", "dims needs a torus or a mesh, not a " + net.family);
+    }
+    const std::vector<char> down = faults.down_chips(net);
+    for (std::int64_t c = 0; c < net.n_chip; ++c)
+      if (down[static_cast<std::size_t>(c)])
+        fail_infeasible("--hierarchy", "dims needs every chip of every ring; chip " +
+                                           std::to_string(c) + " has failed");
+    std::vector<int> kept;
+    for (int d = 0; d < static_cast<int>(dims.size()); ++d)
+      if (dims[static_cast<std::size_t>(d)] > 1) {
+        kept.push_back(d);
+        h.sizes.push_back(dims[static_cast<std::size_t>(d)]);
+      }
+    if (h.sizes.empty()) h.sizes.push_back(1);
+    h.chip_at.assign(static_cast<std::size_t>(net.n_chip), -1);
+    for (std::int64_t c = 0; c < net.n_chip; ++c) {
+      std::int64_t at = 0, stride = 1;
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        at += coord(c, kept[i]) * stride;
+        stride *= h.sizes[i];
+      }
+      h.chip_at[static_cast<std::size_t>(at)] = c;
+    }
+    return h;
+  }
+  std::vector<std::string> names;
+  for (std::size_t b = 0, e; b <= spec.size(); b = e + 1) {
+    e = spec.find(',', b);
+    if (e == std::string::npos) e = spec.size();
+    names.push_back(spec.substr(b, e - b));
+  }
+  static const std::vector<std::string> order = {"board", "rack", "pod"};
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    auto at = std::find(order.begin(), order.end(), names[k]);
+    if (at == order.end())
+      fail_usage("--hierarchy", "'" + names[k] + "' is not a level (board, rack, pod, or dims)");
+    if (k > 0 && at <= std::find(order.begin(), order.end(), names[k - 1]))
+      fail_usage("--hierarchy", "levels go outwards: " + names[k] + " after " + names[k - 1]);
+  }
+  names.push_back("all");
+  // Per level, each chip's group; the levels' groups in packaging order.
+  std::vector<std::vector<std::vector<std::int64_t>>> groups;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::vector<std::int64_t> scratch;
+    groups.push_back(rank_groups(net, faults, names[k], "--hierarchy", k == 0 ? left : scratch));
+  }
+  if (groups.front().empty()) fail_infeasible("/faults", "no live chip");
+  const auto N = static_cast<std::size_t>(net.n_chip);
+  // coord[k][c]: level 0, the chip's place in its group; level k > 0, the place of its group of
+  // level k-1 among those inside its group of level k.
+  std::vector<std::vector<std::int64_t>> coord(names.size(), std::vector<std::int64_t>(N, -1));
+  for (const auto& g : groups[0]) {
+    if (g.size() != groups[0].front().size())
+      fail_infeasible("--hierarchy",
+                      "the " + names[0] + " of chip " + std::to_string(g.front()) + " has " +
+                          std::to_string(g.size()) + " live chips and that of chip " +
+                          std::to_string(groups[0].front().front()) + " " +
+                          std::to_string(groups[0].front().size()) +
+                          ": hierarchical needs levels of equal size (failed chips leave "
+                          "theirs smaller); use a schedule of one level");
+    for (std::size_t p = 0; p < g.size(); ++p) coord[0][static_cast<std::size_t>(g[p])] = p;
+  }
+  h.sizes.push_back(static_cast<std::int64_t>(groups[0].front().size()));
+  for (std::size_t k = 1; k < names.size(); ++k) {
+    std::vector<std::int64_t> outer(N, -1); // chip -> its group of level k
+    for (std::size_t j = 0; j < groups[k].size(); ++j)
+      for (std::int64_t c : groups[k][j]) outer[static_cast<std::size_t>(c)] = j;
+    std::vector<std::int64_t> inside(groups[k].size(), 0); // groups of level k-1 in each
+    for (const auto& g : groups[k - 1]) {
+      const std::int64_t j = outer[static_cast<std::size_t>(g.front())];
+      for (std::int64_t c : g)
+        if (outer[static_cast<std::size_t>(c)] != j)
+          fail_infeasible("--hierarchy", "the " + names[k - 1] + " of chip " +
+                                             std::to_string(g.front()) + " spans two " + names[k] +
+                                             "s");
+      const std::int64_t p = inside[static_cast<std::size_t>(j)]++;
+      for (std::int64_t c : g) coord[k][static_cast<std::size_t>(c)] = p;
+    }
+    for (std::size_t j = 0; j < inside.size(); ++j)
+      if (inside[j] != inside.front())
+        fail_infeasible("--hierarchy",
+                        "the " + names[k] + " of chip " + std::to_string(groups[k][j].front()) +
+                            " holds " + std::to_string(inside[j]) + " " + names[k - 1] +
+                            "s and that of chip " + std::to_string(groups[k].front().front()) +
+                            " " + std::to_string(inside.front()) +
+                            ": hierarchical needs levels of equal size");
+    h.sizes.push_back(inside.front());
+  }
+  // Levels of size 1 add nothing (a rack of one board): dropped.
+  std::vector<std::int64_t> sizes;
+  std::vector<std::size_t> kept;
+  for (std::size_t k = 0; k < h.sizes.size(); ++k)
+    if (h.sizes[k] > 1 || (k + 1 == h.sizes.size() && kept.empty())) {
+      sizes.push_back(h.sizes[k]);
+      kept.push_back(k);
+    }
+  h.sizes = sizes;
+  std::int64_t total = 1;
+  for (std::int64_t x : h.sizes) total *= x;
+  h.chip_at.assign(static_cast<std::size_t>(total), -1);
+  for (const auto& g : groups[0])
+    for (std::int64_t c : g) {
+      std::int64_t at = 0, stride = 1;
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        at += coord[kept[i]][static_cast<std::size_t>(c)] * stride;
+        stride *= h.sizes[i];
+      }
+      h.chip_at[static_cast<std::size_t>(at)] = c;
+    }
+  return h;
+}
+
+// The groups of level k: the chips agreeing on every other coordinate, in the order of
+// coordinate k; groups ordered by the other coordinates, the innermost most significant (so a
+// reduce-scatter outwards leaves the chip of coordinates (p0, p1, ...) the block numbered
+// p0 p1 ... in mixed radix, the last stage's ranks in order: rank_compose.hpp's convention).
+std::vector<std::vector<std::int64_t>> level_groups(const Hierarchy& h, std::size_t k) {
+  const std::size_t L = h.sizes.size();
+  std::vector<std::int64_t> stride(L, 1);
+  for (std::size_t i = 1; i < L; ++i) stride[i] = stride[i - 1] * h.sizes[i - 1];
+  std::vector<std::int64_t> other(L, 0); // the other coordinates, an odometer (the last fastest)
+  std::vector<std::vector<std::int64_t>> out;
+  for (;;) {
+    std::int64_t base = 0;
+    for (std::size_t i = 0; i < L; ++i)
+      if (i != k) base += other[i] * stride[i];
+    std::vector<std::int64_t>& g = out.emplace_back();
+    for (std::int64_t p = 0; p < h.sizes[k]; ++p)
+      g.push_back(h.chip_at[static_cast<std::size_t>(base + p * stride[k])]);
+    bool done = true;
+    for (std::size_t i = L; i-- > 0;) {
+      if (i == k) continue;
+      if (++other[i] < h.sizes[i]) {
+        done = false;
+        break;
+      }
+      other[i] = 0;
+    }
+    if (done) break;
+  }
+  return out;
+}
 
 // One stage: `alg` running `collective` in every group, groups of one size per part.
 RankStage make_stage(const AlgorithmInfo& alg, const std::string& collective, Fraction share,
@@ -248,42 +425,39 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     if (req.group != "all" || !req.group_lists.empty())
       fail_usage("--group", "hierarchical runs over the whole machine, in groups of its own");
     if (col.name == "all-to-all") return hierarchical_all_to_all(req, net, faults, *fn, s);
-    const bool ar = col.name == "all-reduce", rs = col.name == "reduce-scatter";
-    const std::string inner_coll = ar || rs ? "reduce-scatter" : "all-gather";
-    const AlgorithmInfo& in = require_rank(req.inner, inner_coll, net, "--level-algorithms");
-    const AlgorithmInfo& in_ag =
-        require_rank(req.inner, ar ? "all-gather" : inner_coll, net, "--level-algorithms");
-    const AlgorithmInfo& out =
-        require_rank(req.outer, ar ? "all-reduce" : inner_coll, net, "--level-algorithms");
-    if (!in.ranks->generate || !out.ranks->generate)
+    const Hierarchy h = hierarchy(net, faults, req.hierarchy, s.left);
+    const std::size_t L = h.sizes.size(); // levels, the last across everything
+    const std::vector<std::string>& names = req.level_algorithms;
+    if (names.size() != 2 && names.size() != L)
       fail_usage("--level-algorithms",
-                 "each level takes an algorithm of one level, not hierarchical");
-    const auto inner = rank_groups(net, faults, req.hierarchy, "--hierarchy", s.left);
-    if (inner.empty()) fail_infeasible("/faults", "no live chip");
-    const std::size_t b = inner.front().size();
-    for (const auto& g : inner)
-      if (g.size() != b)
-        fail_infeasible("--hierarchy",
-                        "the " + req.hierarchy + " of chip " + std::to_string(g.front()) + " has " +
-                            std::to_string(g.size()) + " live chips and that of chip " +
-                            std::to_string(inner.front().front()) + " " + std::to_string(b) +
-                            ": hierarchical needs levels of equal size (failed chips leave "
-                            "theirs smaller); use a schedule of one level");
-    std::vector<std::vector<std::int64_t>> across(b);
-    for (const auto& g : inner)
-      for (std::size_t p = 0; p < b; ++p) across[p].push_back(g[p]);
-    const Fraction shard = make_fraction(1, static_cast<std::int64_t>(b));
-    if (ar) {
-      s.stages->push_back(make_stage(in, "reduce-scatter", Fraction{1, 1}, inner, 0));
-      s.stages->push_back(make_stage(out, "all-reduce", shard, across, 0));
-      s.stages->push_back(make_stage(in_ag, "all-gather", Fraction{1, 1}, inner, 0));
-    } else if (rs) {
-      s.stages->push_back(make_stage(in, "reduce-scatter", Fraction{1, 1}, inner, 0));
-      s.stages->push_back(make_stage(out, "reduce-scatter", shard, across, 0));
-    } else {
-      s.stages->push_back(make_stage(out, "all-gather", shard, across, 0));
-      s.stages->push_back(make_stage(in, "all-gather", Fraction{1, 1}, inner, 0));
+                 std::to_string(names.size()) + " algorithms for " + std::to_string(L) +
+                     " levels: give one per level (innermost first) or two (inner, across)");
+    auto name_of = [&](std::size_t k) {
+      return names.size() == L ? names[k] : k + 1 == L ? names[1] : names[0];
+    };
+    const bool ar = col.name == "all-reduce", rs = col.name == "reduce-scatter";
+    // The share of the buffer level k works on: 1 / (the sizes of the levels inside it).
+    std::int64_t inside = 1;
+    std::vector<Fraction> share(L);
+    for (std::size_t k = 0; k < L; ++k) {
+      share[k] = make_fraction(1, inside);
+      inside *= h.sizes[k];
     }
+    auto stage = [&](std::size_t k, const std::string& collective) {
+      const AlgorithmInfo& a = require_rank(name_of(k), collective, net, "--level-algorithms");
+      if (!a.ranks->generate)
+        fail_usage("--level-algorithms",
+                   "each level takes an algorithm of one level, not hierarchical");
+      s.stages->push_back(make_stage(a, collective, share[k], level_groups(h, k), 0));
+    };
+    // All-reduce: reduce-scatter inside each level outwards, all-reduce of the shard across
+    // the last, all-gather back inwards; reduce-scatter stops after its reduce-scatters, and
+    // all-gather runs the way back alone, so that a chip's block is the same either way.
+    if (ar || rs)
+      for (std::size_t k = 0; k + 1 < L; ++k) stage(k, "reduce-scatter");
+    stage(L - 1, col.name);
+    if (ar || !rs)
+      for (std::size_t k = L - 1; k-- > 0;) stage(k, "all-gather");
   }
   if (req.skew) {
     if (col.name != "all-to-all")

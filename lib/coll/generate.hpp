@@ -24,10 +24,13 @@ struct Request {
   // when group_lists is not empty (list:FILE, read by the tool).
   std::string group = "all";
   std::vector<std::vector<std::int64_t>> group_lists;
-  // hierarchical: the level of the inner groups (board, rack, pod) and the algorithms of the
-  // inner and the outer level.
+  // hierarchical: its levels, innermost first, the last level (across them all) implicit:
+  // "board", "board,rack", "rack,pod" ... (each inside the next), or "dims" (a torus's or a
+  // mesh's dimensions: the rings of dimension 0, then of 1 ...). And the algorithms of the
+  // levels, one each (innermost first, the last across), or two: the first for every inner
+  // level, the second across.
   std::string hierarchy = "board";
-  std::string inner = "ring", outer = "ring";
+  std::vector<std::string> level_algorithms = {"ring", "ring"};
   // All-to-all-v between ranks (skew.hpp); the torus algorithms refuse it.
   std::optional<Skew> skew;
 };

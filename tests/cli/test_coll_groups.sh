@@ -65,6 +65,19 @@ expect_exit 4 "$T/ft64f.json" coll-sched --collective all-reduce --algorithm hie
 expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --level-algorithms ring --bytes 1MiB
 expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --group board --bytes 1MiB
 expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm ring --hierarchy rack --bytes 1MiB
+# Several levels: inside boards of 8, across the boards of a rack, across racks (5 stages); a
+# torus's dimensions (one level each); levels that do not go outwards, dims off a grid, and
+# several levels for all-to-all are refused (exit 2).
+coll-sched -i "$T/ft64.json" --collective all-reduce --algorithm hierarchical --hierarchy board,rack --level-algorithms ring,halving-doubling,direct --bytes 16MiB -q >"$T/h3.json"
+check "--hierarchy board,rack: three levels, one algorithm each" [ "$(jget "$T/h3.json" "[(s['collective'], s['algorithm'], s['share'], len(s['parts'][0]['groups'][0])) for s in d['schedule']['stages']]")" = "[('reduce-scatter', 'ring', '1', 8), ('reduce-scatter', 'halving-doubling', '1/8', 4), ('all-reduce', 'direct', '1/32', 2), ('all-gather', 'halving-doubling', '1/8', 4), ('all-gather', 'ring', '1', 8)]" ]
+expect_ok net-sim -i "$T/h3.json" -q
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --hierarchy rack,board --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --hierarchy dims --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-to-all --algorithm hierarchical --hierarchy board,rack --bytes 1MiB
+expect_exit 2 "$T/ft64.json" coll-sched --collective all-reduce --algorithm hierarchical --hierarchy board,rack --level-algorithms ring,ring,ring,ring --bytes 1MiB
+topo-gen --torus 4x4x2 | topo-route -q >"$T/t442.json"
+coll-sched -i "$T/t442.json" --collective all-reduce --algorithm hierarchical --hierarchy dims --bytes 1MiB -q >"$T/hd.json"
+check "--hierarchy dims: the rings of each dimension in turn" [ "$(jget "$T/hd.json" "[s['parts'][0]['groups'][0] for s in d['schedule']['stages']]")" = "[[0, 1, 2, 3], [0, 4, 8, 12], [0, 16], [0, 4, 8, 12], [0, 1, 2, 3]]" ]
 # On a torus, groups are a schedule between ranks (the torus ring schedules the whole torus).
 topo-gen --torus 4x4 | topo-route -q >"$T/t44.json"
 coll-sched -i "$T/t44.json" --collective all-reduce --algorithm ring --group stride:2 --bytes 1MiB -q >"$T/tg.json"

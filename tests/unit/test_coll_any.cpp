@@ -2,6 +2,7 @@
 // simulation of each algorithm against its closed form, written here from the algorithm's
 // definition (steps x (path latency + bytes / bandwidth)), and the ECMP split.
 #include "coll/bound.hpp"
+#include "coll/expand.hpp"
 #include "coll/generate.hpp"
 #include "coll/rank_algorithms.hpp"
 #include "coll/rank_program.hpp"
@@ -18,6 +19,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <set>
 
 using namespace icnkit;
 using icnkit::test::kind_of;
@@ -702,8 +704,7 @@ TEST_CASE("in-network needs a switch the whole group shares; hierarchical uses i
   req.group = "all";
   req.algorithm = "hierarchical";
   req.hierarchy = "board";
-  req.inner = "in-network";
-  req.outer = "ring";
+  req.level_algorithms = {"in-network", "ring"};
   const coll::Schedule h = coll::generate(req, ft, {}, fn.get());
   REQUIRE(h.stages->size() == 3);
   CHECK(coll::uses_switch(h));
@@ -826,4 +827,94 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
   auto ff = test::routing::build("minimal", hc, f);
   const coll::Schedule df = schedule("all-reduce", "direct", hc, S, *ff, f);
   CHECK(coll::RankProgram(df, hc, f, *ff, route::Ecmp::Split, 0, true).orbits() == nullptr);
+}
+
+TEST_CASE("hierarchical by dimensions: a ring along each dimension in turn, in closed form",
+          "[coll][ranks][hierarchical]") {
+  // ASTRA-sim's one level per dimension, between ranks over DOR: reduce-scatter along the rings
+  // of dimension 0, then 1 ..., all-reduce along the last, all-gather back. Every step of level k
+  // puts one flow of S_k / N_k on each + link of dimension k (the wrap-around is a link too), where
+  // S_k = S / (N_0 ... N_{k-1}): a level costs (N_k - 1) steps each way of a + S_k / (N_k B).
+  const double B = 50e9, a = 1e-6, S = 6 << 20;
+  for (const std::vector<int>& dims : std::vector<std::vector<int>>{{4, 4, 4}, {3, 4, 5}, {8, 2}}) {
+    std::string shape;
+    for (int d : dims) {
+      if (!shape.empty()) shape += 'x';
+      shape += std::to_string(d);
+    }
+    const topo::Network net = test::torus_of(shape, B, a);
+    auto fn = test::routing::build("dor", net);
+    for (const char* c : {"all-reduce", "reduce-scatter", "all-gather"}) {
+      CAPTURE(shape, c);
+      coll::Request h;
+      h.collective = c;
+      h.algorithm = "hierarchical";
+      h.hierarchy = "dims";
+      h.bytes_per_node = static_cast<std::int64_t>(S);
+      const coll::Schedule hs = coll::generate(h, net, {}, fn.get());
+      REQUIRE(hs.stages);
+      const std::size_t D = dims.size();
+      const bool ar = std::string(c) == "all-reduce";
+      CHECK(hs.stages->size() == (ar ? 2 * D - 1 : D));
+      double want = 0, share = S;
+      for (int n : dims) {
+        share /= n;
+        want += (ar ? 2 : 1) * (n - 1) * (a + share / B);
+      }
+      const coll::RankProgram hp(hs, net, {}, *fn);
+      CHECK(close(sim::simulate_analytic(hp, net).time_s, want));
+      // Level 0's groups are the rings of dimension 0, in ring order: chips 0 .. N_0 - 1 first.
+      const coll::RankStage& inner =
+          ar || std::string(c) == "reduce-scatter" ? hs.stages->front() : hs.stages->back();
+      std::vector<std::int64_t> ring0(static_cast<std::size_t>(dims[0]));
+      for (int k = 0; k < dims[0]; ++k) ring0[static_cast<std::size_t>(k)] = k;
+      CHECK(inner.parts.front().groups.front() == ring0);
+    }
+  }
+}
+
+TEST_CASE("hierarchical over three levels composes and is refused where levels differ",
+          "[coll][ranks][hierarchical]") {
+  // A 64-chip fat-tree in boards of 4, racks of 4 boards: inside boards, across the boards of
+  // a rack, across racks. Generation verifies what every chip ends with (rank_compose.hpp).
+  const topo::Network net = network("fat-tree", 64, "fat-tree:2L-k8-osr1/c4");
+  auto fn = test::routing::build("minimal", net);
+  std::set<std::int64_t> racks, boards;
+  for (std::int64_t c = 0; c < 64; ++c) {
+    racks.insert(net.nodes[static_cast<std::size_t>(c)].rack);
+    boards.insert(net.nodes[static_cast<std::size_t>(c)].board);
+  }
+  coll::Request h;
+  h.algorithm = "hierarchical";
+  h.hierarchy = "board,rack";
+  h.bytes_per_node = 6 << 20;
+  const std::int64_t b = 64 / static_cast<std::int64_t>(boards.size());
+  const std::int64_t m = static_cast<std::int64_t>(boards.size() / racks.size());
+  const std::int64_t r = static_cast<std::int64_t>(racks.size());
+  CAPTURE(b, m, r);
+  const std::size_t L = 1 + (m > 1) + (r > 1);
+  for (const char* c : {"all-reduce", "reduce-scatter", "all-gather"}) {
+    h.collective = c;
+    const coll::Schedule s = coll::generate(h, net, {}, fn.get());
+    REQUIRE(s.stages);
+    CHECK(s.stages->size() == (std::string(c) == "all-reduce" ? 2 * L - 1 : L));
+    CHECK(s.verification->delivered);
+  }
+  // One algorithm per level, or two; three for two levels is refused.
+  h.collective = "all-reduce";
+  h.level_algorithms = {"ring", "halving-doubling", "ring"};
+  if (L == 3) CHECK(coll::generate(h, net, {}, fn.get()).stages->size() == 5);
+  h.level_algorithms = {"ring", "ring", "ring", "ring"};
+  CHECK(kind_of([&] { coll::generate(h, net, {}, fn.get()); }) == ErrorKind::Usage);
+  h.level_algorithms = {"ring", "ring"};
+  h.hierarchy = "rack,board";
+  CHECK(kind_of([&] { coll::generate(h, net, {}, fn.get()); }) == ErrorKind::Usage);
+  h.hierarchy = "dims";
+  CHECK(kind_of([&] { coll::generate(h, net, {}, fn.get()); }) == ErrorKind::Usage);
+  // A failed chip leaves its board smaller: levels of unequal size.
+  h.hierarchy = "board,rack";
+  topo::Faults f;
+  f.chips.push_back({5, "explicit"});
+  auto ff = test::routing::build("minimal", net, f);
+  CHECK(kind_of([&] { coll::generate(h, net, f, ff.get()); }) == ErrorKind::Infeasible);
 }

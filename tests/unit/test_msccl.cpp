@@ -417,8 +417,7 @@ TEST_CASE("hierarchical all-reduce exports its stages as one all-reduce", "[mscc
     coll::Request req;
     req.collective = "all-reduce";
     req.algorithm = "hierarchical";
-    req.inner = inner;
-    req.outer = outer;
+    req.level_algorithms = {inner, outer};
     req.bytes_per_node = 1 << 20;
     const coll::Schedule s = coll::generate(req, net, {}, fn.get());
     REQUIRE(s.stages);

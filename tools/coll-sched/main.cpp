@@ -43,8 +43,8 @@ std::string help_text() {
     if (a.ranks) line(a.name, a.ranks->collectives, a.ranks->summary);
   s += "\nDimension scheduling (--dims, torus algorithms):\n";
   for (auto& d : coll::dim_schedulings()) s += "  " + d.name + ": " + d.summary + "\n";
-  s += "  hierarchical: --hierarchy board|rack|pod, --level-algorithms INNER,OUTER (not for "
-       "all-to-all)\n";
+  s += "  hierarchical: --hierarchy board|rack|pod|board,rack...|dims, --level-algorithms "
+       "INNER,OUTER or one per level (not for all-to-all)\n";
   s += "\nExamples:\n"
        "  topo-enum -n 32 --family fat-tree --where k=8,layers=2,chips_per_board=1 | topo-gen \\\n"
        "    | topo-route --algorithm dmodk | coll-sched --collective all-reduce --algorithm ring "
@@ -117,13 +117,15 @@ int main(int argc, char** argv) {
             "relative sizes, row = origin, one row per line)");
         app.add_option("--seed", seed, "With --skew zipf:S: the seed of the popularity order");
         app.add_option("--hierarchy", hierarchy,
-                       "hierarchical: the inner level, board (default), rack or pod")
-            ->check(CLI::IsMember({"board", "rack", "pod"}))
+                       "hierarchical: its levels, innermost first, each inside the next: board "
+                       "(default), rack, pod or a list (board,rack: inside boards, across the "
+                       "boards of a rack, across racks); dims on a torus or a mesh (the rings "
+                       "of dimension 0, then 1 ...: ASTRA-sim's one level per dimension)")
             ->default_str("board");
         app.add_option("--level-algorithms", level_algorithms,
-                       "hierarchical: INNER,OUTER, the algorithms inside the level (its "
-                       "reduce-scatter and all-gather) and across it (all-reduce); default "
-                       "ring,ring")
+                       "hierarchical: the algorithm of each level, innermost first (the inner "
+                       "levels' reduce-scatter and all-gather, the last level's all-reduce), or "
+                       "two, INNER,OUTER: the first for every inner level; default ring,ring")
             ->default_str("ring,ring");
         app.add_option(
             "--bytes", bytes,
@@ -264,14 +266,19 @@ int main(int argc, char** argv) {
               app_->count(o) > 0 && !(a && !a->ranks->generate))
             fail_usage(o, "belongs to --algorithm hierarchical");
         req.hierarchy = hierarchy;
-        {
-          const auto comma = level_algorithms.find(',');
-          if (comma == std::string::npos || comma == 0 || comma + 1 == level_algorithms.size() ||
-              level_algorithms.find(',', comma + 1) != std::string::npos)
-            fail_usage("--level-algorithms", "expected INNER,OUTER, e.g. ring,halving-doubling");
-          req.inner = level_algorithms.substr(0, comma);
-          req.outer = level_algorithms.substr(comma + 1);
+        req.level_algorithms.clear();
+        for (std::size_t b = 0, e; b <= level_algorithms.size(); b = e + 1) {
+          e = level_algorithms.find(',', b);
+          if (e == std::string::npos) e = level_algorithms.size();
+          req.level_algorithms.push_back(level_algorithms.substr(b, e - b));
+          if (req.level_algorithms.back().empty() || req.level_algorithms.size() > 16)
+            fail_usage(
+                "--level-algorithms",
+                "expected one algorithm per level or INNER,OUTER, e.g. ring,halving-doubling");
         }
+        if (req.level_algorithms.size() < 2)
+          fail_usage("--level-algorithms",
+                     "expected one algorithm per level or INNER,OUTER, e.g. ring,halving-doubling");
         if (bytes.empty()) fail_usage("--bytes", "required: the bytes each node holds, e.g. 64MiB");
         std::uint64_t b = parse_bytes(bytes, "--bytes");
         if (b > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
