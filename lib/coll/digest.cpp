@@ -104,6 +104,8 @@ std::string schedule_digest(const Schedule& s) {
             f.add_int(static_cast<std::int64_t>(t.blocks));
             f.add_int(t.offset);
             f.add_int(t.count);
+            f.add_int(t.stride);
+            f.add_int(t.start);
             f.add_int(t.mask);
             f.add_int(t.match_peer ? 1 : 0);
             f.add_int(t.bit);

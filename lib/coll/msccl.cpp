@@ -406,22 +406,30 @@ std::string rank_form(const Schedule& s, const std::string& name) {
       e.gpus()[static_cast<std::size_t>(g)].s_chunks = scratch[static_cast<std::size_t>(g)];
     return write_xml(e.gpus(), name, coll, n);
   }
-  // Reductions: the working copy in the output (reduce-scatter: the scratch buffer). Block b is
-  // the chunk of the GPU of rank b, except in an all-reduce cut into another number of blocks
-  // (a pipeline's chunks), whose block b is chunk b.
+  // Reductions: the working copy in the output (reduce-scatter: the scratch buffer). In a
+  // reduce-scatter or all-gather rank b / k owns block b (k blocks a rank, rank_schedule.hpp):
+  // block b is chunk b % k of the GPU of that rank. An all-reduce's block b is the chunk of the
+  // GPU of rank b when there is one per rank, else (a pipeline's chunks, a bidirectional ring's
+  // halves) chunk b.
   const char work = st.collective == "reduce-scatter" ? 's' : 'o';
+  const bool owned = st.collective != "all-reduce";
   // (MSCCL wants chunks per loop a multiple of the GPUs: then each block is f chunks.)
   const auto nblocks = static_cast<int>(r.blocks);
-  const int f = nblocks == n ? 1 : n / std::gcd(n, nblocks), nb = nblocks * f;
+  const int k = owned ? nblocks / n : 1;
+  const int f = owned || nblocks == n ? 1 : n / std::gcd(n, nblocks), nb = nblocks * f;
+  auto chunk = [&](std::int64_t b, int j) -> std::int64_t {
+    if (owned) return gpu[static_cast<std::size_t>(b / k)] * k + b % k;
+    return nblocks == n ? gpu[static_cast<std::size_t>(b)] : b * f + j;
+  };
   for (int g = 0; g < n; ++g) {
     XGpu& x = e.gpus()[static_cast<std::size_t>(g)];
     if (st.collective == "all-gather") {
-      x.i_chunks = 1;
-      x.o_chunks = n;
-      e.copy(g, {'i', 0}, {'o', g}, 1);
+      x.i_chunks = k;
+      x.o_chunks = nb;
+      e.copy(g, {'i', 0}, {'o', g * k}, k);
     } else {
       x.i_chunks = nb;
-      x.o_chunks = st.collective == "reduce-scatter" ? 1 : nb;
+      x.o_chunks = st.collective == "reduce-scatter" ? k : nb;
       x.s_chunks = work == 's' ? nb : 0;
       e.copy(g, {'i', 0}, {work, 0}, nb);
     }
@@ -437,8 +445,7 @@ std::string rank_form(const Schedule& s, const std::string& name) {
         Move m{gpu[static_cast<std::size_t>(i)], gpu[static_cast<std::size_t>(q)], t.reduce, {}};
         std::vector<std::int64_t> at;
         for (std::int64_t b : blocks)
-          for (int j = 0; j < f; ++j)
-            at.push_back(nblocks == n ? gpu[static_cast<std::size_t>(b)] : b * f + j);
+          for (int j = 0; j < f; ++j) at.push_back(chunk(b, j));
         std::sort(at.begin(), at.end());
         for (std::int64_t c : at) m.chunks.emplace_back(Loc{work, c}, Loc{work, c});
         moves.push_back(std::move(m));
@@ -446,7 +453,7 @@ std::string rank_form(const Schedule& s, const std::string& name) {
     e.step(moves);
   }
   if (work == 's')
-    for (int g = 0; g < n; ++g) e.copy(g, {'s', g}, {'o', 0}, 1);
+    for (int g = 0; g < n; ++g) e.copy(g, {'s', g * k}, {'o', 0}, k);
   return write_xml(e.gpus(), name, coll, nb);
 }
 

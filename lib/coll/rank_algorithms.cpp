@@ -48,8 +48,10 @@ struct Builder {
 };
 
 RankTransfer shift(std::int64_t k, bool reduce, Blocks b, std::int64_t offset = 0,
-                   std::int64_t count = 1) {
+                   std::int64_t count = 1, std::int64_t stride = 1, std::int64_t start = 0) {
   RankTransfer t;
+  t.stride = stride;
+  t.start = start;
   t.peer = Peer::Shift;
   t.k = k;
   t.reduce = reduce;
@@ -103,6 +105,29 @@ RankSchedule ring(const std::string& c, std::int64_t n, std::int64_t root, std::
   if (gathers(c))
     for (std::int64_t s = 0; s + 1 < n; ++s)
       b.step("all-gather").transfers.push_back(shift(1, false, Blocks::Offset, rank_mod(-s, n)));
+  return b.done();
+}
+
+// Bidirectional ring: the buffer in 2n blocks, the even ones on a ring clockwise (rank i to
+// i+1) and the odd ones on a ring anticlockwise (i to i-1), each as the ring above with half
+// the bytes; rank r's share is blocks 2r and 2r+1. Every step moves S/2n each way per rank, so
+// where a rank has a link each way (a torus's or a ring's ranks) both carry half: the torus's
+// Ring dimension by dimension (hierarchical --hierarchy dims).
+RankSchedule bidirectional_ring(const std::string& c, std::int64_t n, std::int64_t root,
+                                std::int64_t) {
+  Builder b(c, n, root, 2 * n);
+  if (reduces(c))
+    for (std::int64_t s = 0; s + 1 < n; ++s) {
+      RankStep& st = b.step("reduce-scatter");
+      st.transfers.push_back(shift(1, true, Blocks::Offset, rank_mod(-(s + 1), n), 1, 2, 0));
+      st.transfers.push_back(shift(n - 1, true, Blocks::Offset, rank_mod(s + 1, n), 1, 2, 1));
+    }
+  if (gathers(c))
+    for (std::int64_t s = 0; s + 1 < n; ++s) {
+      RankStep& st = b.step("all-gather");
+      st.transfers.push_back(shift(1, false, Blocks::Offset, rank_mod(-s, n), 1, 2, 0));
+      st.transfers.push_back(shift(n - 1, false, Blocks::Offset, rank_mod(s, n), 1, 2, 1));
+    }
   return b.done();
 }
 

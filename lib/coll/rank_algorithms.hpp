@@ -20,8 +20,8 @@ using Refusal = std::string(const std::string& collective, std::int64_t n);
 using Generator = RankSchedule(const std::string& collective, std::int64_t n, std::int64_t root,
                                std::int64_t chunks);
 Refusal any_n, pow2_unless_all_reduce;
-Generator ring, direct, halving_doubling, bruck, pairwise, binomial, double_binary_tree, chain,
-    in_network;
+Generator ring, bidirectional_ring, direct, halving_doubling, bruck, pairwise, binomial,
+    double_binary_tree, chain, in_network;
 } // namespace ranks
 
 // hierarchical's all-to-all (one stage; its ranks in levels of b consecutive ranks, n and b

@@ -49,7 +49,8 @@ void transfer_blocks(const RankSchedule& r, const RankTransfer& t, std::int64_t 
     for (std::int64_t b = 0; b < nb; ++b) out.push_back(b);
     break;
   case RankTransfer::Blocks::Offset:
-    for (std::int64_t j = 0; j < t.count; ++j) out.push_back(rank_mod(i + t.offset + j, nb));
+    for (std::int64_t j = 0; j < t.count; ++j)
+      out.push_back(t.start + t.stride * rank_mod(i + t.offset + j, nb / t.stride));
     std::sort(out.begin(), out.end());
     break;
   case RankTransfer::Blocks::Range:
@@ -99,6 +100,10 @@ json to_json(const RankSchedule& r) {
         break;
       case RankTransfer::Blocks::Offset:
         o["blocks"] = {{"offset", t.offset}, {"count", t.count}};
+        if (t.stride != 1) {
+          o["blocks"]["stride"] = t.stride;
+          o["blocks"]["start"] = t.start;
+        }
         break;
       case RankTransfer::Blocks::Range:
         o["blocks"] = {{"first", t.offset}, {"count", t.count}};
@@ -169,7 +174,12 @@ RankTransfer parse_transfer(ObjReader& r, std::int64_t n, std::int64_t nb,
     if (br.has("offset")) {
       t.blocks = RankTransfer::Blocks::Offset;
       t.offset = br.integer("offset", 0, nb - 1);
-      t.count = br.integer("count", 1, nb);
+      if (auto s = br.integer_opt("stride", 1, nb)) {
+        if (nb % *s != 0) br.fail("stride", "must divide the " + std::to_string(nb) + " blocks");
+        t.stride = *s;
+        t.start = br.integer("start", 0, t.stride - 1);
+      }
+      t.count = br.integer("count", 1, nb / t.stride);
     } else if (br.has("first")) {
       t.blocks = RankTransfer::Blocks::Range;
       t.offset = br.integer("first", 0, nb - 1);
@@ -236,9 +246,13 @@ RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective) {
                              " groups, " + std::to_string(s.switches.size()) + " switches");
   }
   s.blocks = r.integer("blocks", 1, kMaxRanks);
-  if (blocks_are_ranks(collective) && s.blocks != n)
-    r.fail("blocks", "is " + std::to_string(n) + " for " + collective + " on " + std::to_string(n) +
-                         " ranks (block b is rank b's)");
+  if (blocks_are_ranks(collective) &&
+      (collective == "all-to-all" ? s.blocks != n : s.blocks % n != 0))
+    r.fail("blocks", collective == "all-to-all"
+                         ? "is " + std::to_string(n) + " for all-to-all on " + std::to_string(n) +
+                               " ranks (one item per destination)"
+                         : "is a multiple of the " + std::to_string(n) + " ranks for " +
+                               collective + " (block b is rank b / k's)");
   s.root = r.integer("root", 0, n - 1);
   s.phases = r.string_list("phases");
   if (s.phases.empty()) r.fail("phases", "at least one phase");

@@ -10,8 +10,9 @@
 // (rank_order(): packaging order, so a ring's neighbours share a board, then a rack, then a pod
 // where they can). Every rank's buffer of S bytes (the stage's share of bytes_per_node) is cut
 // into `blocks` equal blocks:
-//  - reduce-scatter, all-gather: n blocks; block b is the b-th n-th of the buffer
-//    (reduce-scatter leaves block b reduced at rank b; all-gather starts with block b at rank b);
+//  - reduce-scatter, all-gather: k n blocks (k >= 1, 1 but for a bidirectional ring's halves);
+//    block b is the b-th of them in the buffer and rank b / k's (reduce-scatter leaves it reduced
+//    there; all-gather starts with it there);
 //  - all-to-all: n blocks; block d of rank o is o's data for rank d, an "item" (o, d);
 //  - all-reduce: any number of equal blocks (n for the ring, halving-doubling and direct; the
 //    pipeline's chunks for the trees), every one reduced everywhere at the end;
@@ -31,6 +32,8 @@
 //    rank's memory through the switch). Blocks by offset, range or all.
 //  - blocks (b ranges over 0..blocks-1):
 //      offset o, count c: blocks (i + o + j) mod blocks, j = 0..c-1 (relative to the sender);
+//        with stride s and start a (s divides blocks, a < s): blocks a + s ((i + o + j) mod
+//        (blocks / s)), one of s interleaved rings of blocks (a bidirectional ring's halves);
 //      first f, count c: blocks f .. f+c-1 whatever the sender (a pipeline's chunk);
 //      mask M, ref peer|self: the blocks b with b & M == ref & M (ref = q or i);
 //      bit t (all-to-all only): the items the sender holds whose (destination - i) mod n has
@@ -53,9 +56,14 @@
 
 namespace icnkit::coll {
 
-// Whether `collective` fixes the block count at the number of ranks (block b belongs to rank b:
-// reduce-scatter, all-gather, all-to-all) rather than leaving it to the algorithm.
+// Whether `collective` ties its blocks to ranks (reduce-scatter, all-gather: k blocks a rank,
+// block b rank b / k's; all-to-all: one item per destination) rather than leaving their number
+// to the algorithm.
 bool blocks_are_ranks(const std::string& collective);
+// Blocks per rank of such a collective: blocks / n.
+inline std::int64_t blocks_per_rank(std::int64_t blocks, std::int64_t n) {
+  return n > 0 ? blocks / n : 1;
+}
 
 struct RankTransfer {
   enum class Peer { Shift, Xor, Switch };
@@ -66,6 +74,7 @@ struct RankTransfer {
   std::optional<std::vector<std::int64_t>> from; // sender ranks, ascending; nullopt: every rank
   Blocks blocks = Blocks::Offset;
   std::int64_t offset = 0, count = 1; // Offset; Range: offset is the first block
+  std::int64_t stride = 1, start = 0; // Offset: every stride-th block from start
   std::int64_t mask = 0;              // Mask
   bool match_peer = true;             // Mask: ref = the peer (true) or the sender (false)
   int bit = 0;                        // Bit

@@ -151,6 +151,8 @@ void check_transfer(const Run& u, const RankTransfer& t, const std::string& ptr)
                       u.collective);
     if (t.blocks == Blocks::Mask || t.blocks == Blocks::Bit)
       u.fail(ptr, "a transfer via the switch takes blocks by offset, range or all");
+    if (u.collective != "all-reduce" && u.nb != u.n)
+      u.fail(ptr, "a transfer via the switch hands block b to rank b mod n: one block a rank");
   }
   if (t.reduce && u.all_to_all())
     u.fail(ptr, "an all-to-all moves items: its transfers copy, they do not reduce");
@@ -162,8 +164,14 @@ void check_transfer(const Run& u, const RankTransfer& t, const std::string& ptr)
         u.fail(ptr, "senders are ranks 0.." + str(u.n - 1) + ", ascending, each once");
     }
   }
-  if (t.blocks == Blocks::Offset && (t.count < 1 || t.count > u.nb))
-    u.fail(ptr, "an offset rule takes 1 to " + str(u.nb) + " blocks, not " + str(t.count));
+  if (t.blocks == Blocks::Offset &&
+      (t.stride < 1 || u.nb % t.stride != 0 || t.start < 0 || t.start >= t.stride))
+    u.fail(ptr, "an offset rule's stride divides the " + str(u.nb) +
+                    " blocks and its start is below "
+                    "it");
+  if (t.blocks == Blocks::Offset && (t.count < 1 || t.count > u.nb / t.stride))
+    u.fail(ptr,
+           "an offset rule takes 1 to " + str(u.nb / t.stride) + " blocks, not " + str(t.count));
   if (t.blocks == Blocks::Range && (t.offset < 0 || t.count < 1 || t.offset + t.count > u.nb))
     u.fail(ptr, "blocks " + str(t.offset) + " to " + str(t.offset + t.count - 1) +
                     " are not a range of blocks 0.." + str(u.nb - 1));
@@ -324,8 +332,9 @@ RankCheck general_reductions(const Run& u, std::int64_t batch) {
     const std::int64_t b1 = std::min(nb, b0 + batch), bw = b1 - b0;
     auto cell = [&](std::int64_t rank, std::int64_t b) { return rank * bw + (b - b0); };
     Holdings h(u, n * bw);
+    const std::int64_t k = blocks_per_rank(nb, n); // reduce-scatter, all-gather: block b is b / k's
     if (u.collective == "all-gather") {
-      for (std::int64_t i = b0; i < b1; ++i) h.make_full(cell(i, i));
+      for (std::int64_t b = b0; b < b1; ++b) h.make_full(cell(b / k, b));
     } else if (u.collective == "broadcast") {
       for (std::int64_t b = b0; b < b1; ++b) h.make_full(cell(u.r.root, b));
     } else {
@@ -370,7 +379,7 @@ RankCheck general_reductions(const Run& u, std::int64_t batch) {
     };
     walk(u, on_transfer, [&](const RankStep&) { h.apply(); });
     if (u.collective == "reduce-scatter") {
-      for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(b, b), b, b);
+      for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(b / k, b), b / k, b);
     } else if (u.collective == "reduce") {
       for (std::int64_t b = b0; b < b1; ++b) require_complete(u, h, cell(u.r.root, b), u.r.root, b);
     } else {
@@ -615,9 +624,13 @@ RankCheck verify_rank_semantics(const RankSchedule& r, const std::string& collec
     u.fail("", "no rank semantics for the collective '" + collective + "'");
   if (u.n < 1) u.fail("/groups", "a schedule needs at least one rank");
   const bool whole = collective == "broadcast" || collective == "reduce";
-  if (blocks_are_ranks(collective) ? u.nb != u.n : u.nb < 1)
+  if (collective == "all-to-all"     ? u.nb != u.n
+      : blocks_are_ranks(collective) ? u.nb < u.n || u.nb % u.n != 0
+                                     : u.nb < 1)
     u.fail("/blocks", "is " + str(u.nb) + " but " + collective + " on " + str(u.n) + " ranks has " +
-                          (blocks_are_ranks(collective) ? str(u.n) : "at least 1"));
+                          (collective == "all-to-all"     ? str(u.n)
+                           : blocks_are_ranks(collective) ? "a multiple of " + str(u.n)
+                                                          : "at least 1"));
   if (whole && (r.root < 0 || r.root >= u.n))
     u.fail("/root", "is " + str(r.root) + ", not a rank of 0.." + str(u.n - 1));
 

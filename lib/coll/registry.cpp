@@ -144,6 +144,21 @@ const std::vector<AlgorithmInfo>& algorithms() {
                          .applies = "any number of ranks",
                          .refuses = &ranks::any_n,
                          .generate = &ranks::ring}},
+      {.name = "bidirectional-ring",
+       .ranks = RankForm{.summary = "two rings over the ranks in packaging order, one each way, "
+                                    "each carrying half the buffer: 2n blocks, the even ones "
+                                    "clockwise and the odd ones anticlockwise, n-1 steps of "
+                                    "reduce-scatter and n-1 of all-gather each moving S/2n per "
+                                    "rank each way (on a torus or a ring both links of a rank "
+                                    "carry half: the torus's Ring, one level of hierarchical "
+                                    "--hierarchy dims per dimension)",
+                         .reference = std::string(
+                             "P. Patarasuk, X. Yuan, JPDC 69(2), 2009 (the ring); the torus Ring "
+                             "of the MICRO'25 study, Table 1 (halves each way)"),
+                         .collectives = {"all-reduce", "reduce-scatter", "all-gather"},
+                         .applies = "any number of ranks",
+                         .refuses = &ranks::any_n,
+                         .generate = &ranks::bidirectional_ring}},
       {.name = "halfring",
        .torus =
            TorusForm{

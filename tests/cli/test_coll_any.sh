@@ -8,7 +8,7 @@ picks=(fat-tree:2L-k4-osr1/c2 torus:4x4/b1x1 mesh:4x4/b1x1 ring:16/c1 full-mesh:
   dragonfly+:p2-a4-s2-g3/c1)
 # collective:algorithm pairs (halving-doubling's reduce-scatter and all-gather need a power of
 # two: 16 live chips, not 15).
-pairs=(all-reduce:ring all-reduce:direct all-reduce:halving-doubling all-reduce:bruck
+pairs=(all-reduce:ring all-reduce:bidirectional-ring reduce-scatter:bidirectional-ring all-gather:bidirectional-ring all-reduce:direct all-reduce:halving-doubling all-reduce:bruck
   reduce-scatter:ring reduce-scatter:direct reduce-scatter:halving-doubling reduce-scatter:bruck
   all-gather:ring all-gather:direct all-gather:halving-doubling all-gather:bruck
   all-to-all:direct all-to-all:pairwise all-to-all:bruck broadcast:binomial reduce:binomial

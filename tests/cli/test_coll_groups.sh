@@ -92,7 +92,7 @@ s = json.load(open(sys.argv[1]))["schedule"]
 c = s["selection"]["candidates"]
 names = [a for a, _ in ((x["algorithm"], x["time_s"]) for x in c)]
 best = min(c, key=lambda x: x["time_s"])["algorithm"]
-sys.exit(not (s["algorithm"] == best and set(names) == {"ring", "direct", "halving-doubling", "bruck", "hierarchical", "double-binary-tree"}))
+sys.exit(not (s["algorithm"] == best and set(names) == {"ring", "bidirectional-ring", "direct", "halving-doubling", "bruck", "hierarchical", "double-binary-tree"}))
 PY
 net-sim -i "$T/auto.json" --format csv -q >"$T/auto.csv"
 check "auto: the CSV names the choice" [ "$(cut -d, -f2 "$T/auto.csv" | tail -1)" = "$(jget "$T/auto.json" "d['schedule']['algorithm']")" ]

@@ -439,11 +439,13 @@ TEST_CASE("registry: one consistent list", "[coll]") {
   CHECK(j["collectives"][1]["on_torus"] == json({"ring", "foldedring"}));
   CHECK(j["dim_scheduling"][0]["name"] == "sequential");
   CHECK(torus_algorithm_names() == "ring, halfring, foldedring, foldedring-ring, mate, matee");
-  CHECK(rank_algorithm_names() == "ring, direct, halving-doubling, bruck, pairwise, hierarchical, "
-                                  "binomial, double-binary-tree, chain, in-network");
-  CHECK(algorithm_names() == "ring, halfring, foldedring, foldedring-ring, mate, matee, direct, "
-                             "halving-doubling, bruck, pairwise, hierarchical, binomial, "
-                             "double-binary-tree, chain, in-network");
+  CHECK(rank_algorithm_names() ==
+        "ring, bidirectional-ring, direct, halving-doubling, bruck, pairwise, hierarchical, "
+        "binomial, double-binary-tree, chain, in-network");
+  CHECK(algorithm_names() ==
+        "ring, bidirectional-ring, halfring, foldedring, foldedring-ring, mate, matee, direct, "
+        "halving-doubling, bruck, pairwise, hierarchical, binomial, "
+        "double-binary-tree, chain, in-network");
   // The lookups by form.
   CHECK(find_torus_algorithm("ring") == find_rank_algorithm("ring"));
   CHECK(find_torus_algorithm("direct") == nullptr);

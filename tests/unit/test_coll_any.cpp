@@ -98,6 +98,10 @@ TEST_CASE("ring, halving-doubling, Bruck and direct on a single switch match the
   const auto bound = coll::collective_bound("all-to-all", coll::rank_order(net, {}), S, net, {});
   REQUIRE(bound);
   CHECK(close(bound->time_s, (n - 1) / n * S / B));
+  // Bidirectional ring: each step puts S/2n on a rank's uplink twice (one flow each way round),
+  // so a single switch gains nothing over the ring.
+  CHECK(close(simulate("all-reduce", "bidirectional-ring", net, S),
+              2 * (n - 1) * (2 * a + S / n / B)));
   // Binomial broadcast: ceil(log2 n) steps of the whole buffer.
   CHECK(close(simulate("broadcast", "binomial", net, S), 4 * (2 * a + S / B)));
 }
@@ -869,6 +873,48 @@ TEST_CASE("hierarchical by dimensions: a ring along each dimension in turn, in c
       std::vector<std::int64_t> ring0(static_cast<std::size_t>(dims[0]));
       for (int k = 0; k < dims[0]; ++k) ring0[static_cast<std::size_t>(k)] = k;
       CHECK(inner.parts.front().groups.front() == ring0);
+    }
+  }
+}
+
+TEST_CASE("hierarchical by dimensions with a bidirectional ring at every level is the torus's "
+          "Ring",
+          "[coll][ranks][hierarchical]") {
+  // The torus form's Ring (halves each way, reduce-scatter dimension by dimension, all-gather
+  // back) and the schedule between ranks that says the same (one level per dimension, each a
+  // bidirectional ring over DOR), each simulated by its own program: the same time and the same
+  // bytes on every channel, odd sizes included. The bridge from the torus algorithms to the
+  // model every network shares. (Not for a dimension of 2: its two links join the same two
+  // chips, the torus form sends one half over each, while a transfer between ranks follows the
+  // routing's one path between them.)
+  for (const char* shape : {"4x4x4", "3x4x5", "8x3"}) {
+    const topo::Network net = test::torus_of(shape, 50e9, 1e-6);
+    auto fn = test::routing::build("dor", net);
+    for (const char* c : {"all-reduce", "reduce-scatter", "all-gather"}) {
+      CAPTURE(shape, c);
+      coll::Request t;
+      t.collective = c;
+      t.algorithm = "ring";
+      t.dim_scheduling = "sequential";
+      t.bytes_per_node = 6 << 20;
+      const coll::Schedule ts = coll::generate(t, net, {}, fn.get());
+      REQUIRE(!ts.stages);
+      coll::Request h = t;
+      h.algorithm = "hierarchical";
+      h.hierarchy = "dims";
+      h.level_algorithms = {"bidirectional-ring", "bidirectional-ring"};
+      const coll::Schedule hs = coll::generate(h, net, {}, fn.get());
+      REQUIRE(hs.stages);
+      REQUIRE(hs.verification);
+      const coll::ScheduleProgram tp(ts, net);
+      const coll::RankProgram hp(hs, net, {}, *fn);
+      const sim::AnalyticResult a = sim::simulate_analytic(tp, net);
+      const sim::AnalyticResult b = sim::simulate_analytic(hp, net);
+      CHECK(close(a.time_s, b.time_s, 1e-12));
+      CHECK(a.steps == b.steps);
+      REQUIRE(a.channel_bytes.size() == b.channel_bytes.size());
+      for (std::size_t ch = 0; ch < a.channel_bytes.size(); ++ch)
+        CHECK(std::abs(a.channel_bytes[ch] - b.channel_bytes[ch]) <= 1e-9 * (6 << 20));
     }
   }
 }

@@ -356,6 +356,9 @@ TEST_CASE("ring all-reduce, reduce-scatter and all-gather export and run right",
       const std::string xml = coll::to_msccl_xml(make(net, c, "ring"), "ring");
       CHECK(xml.rfind("<algo name=\"ring\"", 0) == 0);
       CHECK(execute(xml) == "");
+      // Two blocks a rank, one ring each way.
+      CHECK(execute(coll::to_msccl_xml(make(net, c, "bidirectional-ring"), "bidirectional-ring")) ==
+            "");
     }
   }
 }
@@ -383,8 +386,10 @@ TEST_CASE("all-to-all direct, pairwise and Bruck, Bruck all-gather and the log-s
 TEST_CASE("ranks in packaging order map onto GPUs by chip id", "[msccl]") {
   // A torus's packaging order (boards of 2x2) is not chip id order.
   const topo::Network net = torus({4, 4}, {2, 2});
-  for (auto [c, a] : {std::pair{"all-to-all", "bruck"}, std::pair{"reduce-scatter", "direct"},
-                      std::pair{"all-gather", "bruck"}}) {
+  for (auto [c, a] :
+       {std::pair{"all-to-all", "bruck"}, std::pair{"reduce-scatter", "direct"},
+        std::pair{"all-gather", "bruck"}, std::pair{"reduce-scatter", "bidirectional-ring"},
+        std::pair{"all-gather", "bidirectional-ring"}}) {
     INFO(c << " " << a);
     const coll::Schedule s = make(net, c, a);
     REQUIRE(s.stages);

@@ -473,6 +473,54 @@ TEST_CASE("rank verify: the textbook schedules deliver", "[rank-verify]") {
   CHECK(v.check.transfers_checked == 14 * 8);
 }
 
+// Two rings, one each way, on 2n blocks: the even blocks clockwise, the odd ones anticlockwise
+// (block 2j + h is rank j's half h), built from the definition with strided offset rules.
+RankSchedule two_rings(std::int64_t n, const std::string& c, std::int64_t start_back = 1) {
+  RankSchedule s = skeleton(n, c);
+  s.blocks = 2 * n;
+  auto half = [&](std::int64_t k, bool reduce, std::int64_t offset, std::int64_t start) {
+    RankTransfer t = shift(k, reduce, offset);
+    t.stride = 2;
+    t.start = start;
+    return t;
+  };
+  const bool rs = c != "all-gather", ag = c != "reduce-scatter";
+  if (rs)
+    for (std::int64_t st = 0; st + 1 < n; ++st)
+      add_step(s).transfers = {half(1, true, mod(-(st + 1), n), 0),
+                               half(n - 1, true, mod(st + 1, n), start_back)};
+  if (ag)
+    for (std::int64_t st = 0; st + 1 < n; ++st)
+      add_step(s).transfers = {half(1, false, mod(-st, n), 0),
+                               half(n - 1, false, mod(st, n), start_back)};
+  return s;
+}
+
+TEST_CASE("rank verify: two rings each way on halves of the blocks (strided offsets, k blocks a "
+          "rank)",
+          "[rank-verify]") {
+  for (std::int64_t n = 2; n <= 12; ++n)
+    for (const char* c : {"all-reduce", "reduce-scatter", "all-gather"}) {
+      INFO("n = " << n << ", " << c);
+      const Verdict v = run(two_rings(n, c), c);
+      REQUIRE(v.ok);
+      CHECK(v.check.pieces_checked == n * 2 * n);
+      CHECK_FALSE(symmetric(v.check)); // two blocks a rank: no rotation of one
+      // Both rings on the even blocks: the odd ones never move, the even ones reduce twice.
+      if (n > 2) CHECK_FALSE(run(two_rings(n, c, 0), c).ok);
+    }
+  // Reduce-scatter leaves rank j blocks 2j and 2j+1: a schedule that keeps n blocks is refused
+  // by the header check, and a stride that does not divide the blocks by the rule check.
+  RankSchedule s = two_rings(4, "reduce-scatter");
+  s.blocks = 6;
+  CHECK_FALSE(run(s, "reduce-scatter").ok);
+  s = two_rings(4, "all-reduce");
+  s.steps[0].transfers[0].stride = 3;
+  const Verdict bad = run(s, "all-reduce");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.what.find("stride") != std::string::npos);
+}
+
 TEST_CASE("rank verify: the bugs a generator could make are caught and named", "[rank-verify]") {
   auto expect = [](const RankSchedule& s, const std::string& c, const std::string& where,
                    const std::string& what) {
@@ -576,7 +624,7 @@ TEST_CASE("rank verify: the bugs a generator could make are caught and named", "
     expect(s, "all-to-all", "/s/steps/0/transfers/0", "copy");
     s = ring(4, "all-gather"); // an all-reduce may have any number of blocks
     s.blocks = 1;
-    expect(s, "all-gather", "/s/blocks", "has 4");
+    expect(s, "all-gather", "/s/blocks", "has a multiple of 4");
     s = binomial(4, "broadcast", 0);
     s.root = 4;
     expect(s, "broadcast", "/s/root", "not a rank");
@@ -865,11 +913,11 @@ TEST_CASE("rank verify: pipelined chunks by range rule, in batches of blocks", "
     CHECK_THAT(w.what,
                Catch::Contains("rank 2 would count rank 0's contribution to block 0 twice"));
   }
-  // A range past the last block, and blocks other than one per rank where ranks own them.
+  // A range past the last block, and blocks not a multiple of the ranks where ranks own them.
   RankSchedule s = chain_all_reduce(4, 3);
   s.steps[0].transfers[0].count = 4;
   CHECK_THAT(run(s, "all-reduce").what, Catch::Contains("are not a range of blocks 0..2"));
   RankSchedule rs = skeleton(4, "reduce-scatter");
-  rs.blocks = 8;
+  rs.blocks = 6;
   CHECK(run(rs, "reduce-scatter").where == "/s/blocks");
 }
