@@ -365,7 +365,7 @@ std::vector<ChipGroup> chip_groups(const topo::Network& n, const topo::Faults& f
   if (!f.empty()) return out;
   // A packaged torus's translations keep its link kinds apart (link_periods); the other
   // groups move any link onto any other, so they need links of one kind.
-  if (n.family == "torus") {
+  if (n.family == "torus" || n.family == "ring") {
     add(torus(n, fn, ecmp, f));
     return out;
   }

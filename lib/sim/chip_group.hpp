@@ -6,7 +6,8 @@
 // then simulated one flow per orbit, exactly as symmetry.hpp argues for the torus.
 //
 // The groups found, on fault-free networks only:
-//  - torus: the DOR translations (symmetry.hpp), or with minimal ECMP routing the translations
+//  - torus (a ring network too: the torus of one dimension): the DOR translations (symmetry.hpp),
+//    or with minimal ECMP routing the translations
 //    the links allow (minimal routing depends only on hop distances, which every automorphism
 //    keeps);
 //  - hypercube, minimal ECMP: every XOR translation c -> c ^ x (one link per chip and bit);

@@ -82,28 +82,28 @@ std::optional<Translations> dor_translations(const route::RoutingFunction& fn,
   auto period = link_periods(geo, n);
   if (!period) return std::nullopt;
 
-  const std::vector<char> none(n.links.size(), 0);
   for (int a = 0; a < geo.dims(); ++a) {
-    // The directions of every leg x -> y on the line of dimension a through chip 0.
+    // DOR runs each dimension's leg straight, in one direction, until the coordinate matches
+    // (dor.hpp; the tie, at half a ring, is decided at the leg's first hop): a leg x -> y on the
+    // line of dimension a through chip 0 is its first hop's direction. One route query per leg,
+    // not a trace: a 1,024-chip ring has a million legs of up to 512 hops.
     const int k = geo.size(a);
     const auto K = static_cast<std::size_t>(k);
-    std::vector<std::vector<int>> dirs(K * K);
+    std::vector<signed char> dirs(K * K, 0);
+    std::vector<route::Choice> choice;
     for (int x = 0; x < k; ++x)
       for (int y = 0; y < k; ++y) {
         if (x == y) continue;
-        const route::Path p = route::trace(fn, n, none, x * geo.stride(a), y * geo.stride(a),
-                                           2 * std::int64_t{k} + 8);
-        if (!p.delivered) return std::nullopt;
-        std::int64_t at = x * geo.stride(a);
-        auto& d = dirs[static_cast<std::size_t>(x) * K + static_cast<std::size_t>(y)];
-        for (const route::Hop& h : p.hops) {
-          const int dir = h.channel == geo.channel(at, a, +1)   ? +1
-                          : h.channel == geo.channel(at, a, -1) ? -1
-                                                                : 0;
-          if (dir == 0) return std::nullopt; // the leg leaves its line
-          d.push_back(dir);
-          at = geo.neighbour(at, a, dir);
-        }
+        const std::int64_t from = x * geo.stride(a), to = y * geo.stride(a);
+        fn.route_into({from, -1, 0, from, to, 0}, choice);
+        if (choice.size() != 1) return std::nullopt;
+        const std::int64_t ch = choice.front().channel;
+        const int dir = ch == geo.channel(from, a, +1)   ? +1
+                        : ch == geo.channel(from, a, -1) ? -1
+                                                         : 0;
+        if (dir == 0) return std::nullopt; // the leg leaves its line
+        dirs[static_cast<std::size_t>(x) * K + static_cast<std::size_t>(y)] =
+            static_cast<signed char>(dir);
       }
     // The smallest period that maps every leg onto a leg.
     int legs = k;

@@ -41,6 +41,15 @@ bool TorusGeometry::twisted(const Network& n) {
 }
 
 TorusGeometry TorusGeometry::shape_of(const Network& n, const std::string& who) {
+  // A ring is the torus of one dimension: its links are laid out as a torus's (link c leaves
+  // chip c towards c + 1, of() checks it).
+  if (n.family == "ring") {
+    if (n.n_chip < 2 || static_cast<std::int64_t>(n.links.size()) != n.n_chip)
+      fail_input("/network/links", "a ring of " + std::to_string(n.n_chip) + " chips has " +
+                                       std::to_string(n.n_chip) + " links, not " +
+                                       std::to_string(n.links.size()));
+    return TorusGeometry(std::vector<int>{static_cast<int>(n.n_chip)});
+  }
   if (n.family != "torus")
     fail_infeasible("/network/family", who + " needs a torus, but the network is a " + n.family);
   const json& attrs = n.metrics.family_attrs;

@@ -16,8 +16,9 @@ class TorusGeometry {
 public:
   explicit TorusGeometry(std::vector<int> sizes);
   // The geometry of a generated regular torus network, for code that follows its links with
-  // neighbour() (DOR, the ring collectives): Error(Infeasible) for other families and for a
-  // twisted torus, whose wrap links neighbour() does not know.
+  // neighbour() (DOR, the ring collectives), a ring network being the torus of one dimension:
+  // Error(Infeasible) for other families and for a twisted torus, whose wrap links neighbour()
+  // does not know.
   static TorusGeometry of(const Network& n, const std::string& who);
   // The shape of a generated torus network, twisted or not, for code that needs only chip
   // coordinates (the OCS fault model): Error(Infeasible) for other families.

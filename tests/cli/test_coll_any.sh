@@ -26,6 +26,7 @@ for pick in "${picks[@]}"; do
   family=${pick%%:*}
   routing=minimal
   [ "$family" = torus ] && routing=dor
+  [ "$family" = ring ] && routing=dor # a ring is the torus of one dimension
   [ "$family" = fat-tree ] && routing=dmodk
   # The failed link: the last one between two switches (a chip keeps its links), or between two
   # chips in a network without switches.

@@ -35,6 +35,10 @@ check "fat-tree: switches have roles and ports" \
 check "dragonfly: routers are rack switches" \
   test "$(jget "$T/net-dragonfly.json" "set((v['role'], v['tier']) for v in d['network']['nodes'] if v['kind'] == 'switch')")" = "{('router', 8)}"
 
+# A ring is the torus of one dimension: topo-route's default (DOR, with its dateline) routes it
+# and proves it deadlock-free.
+topo-enum -n 16 --family ring --scope inter-rack | topo-gen --pick ring:16/c1 | topo-route -q >"$T/ring-r.json"
+check "a ring is routed by DOR, deadlock-free" [ "$(jget "$T/ring-r.json" "(d['routing']['algorithm'], d['routing']['verification']['deadlock_free'])")" = "('dor', True)" ]
 # DOR is a torus routing: asked of a fat-tree it is infeasible (exit 4).
 expect_exit 4 "$T/net-fat-tree.json" topo-route --algorithm dor
 

@@ -779,6 +779,7 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
       {"mesh", "mesh:4x4/b1x1", "dor", 16, 1},
       {"mesh", "mesh:4x4/b1x1", "minimal", 16, 1},
       {"mesh", "mesh:3x4/b1x1", "dor", 12, 1},
+      {"ring", "ring:16/c1", "dor", 16, 1},
   };
   const std::vector<std::pair<std::string, std::string>> runs = {
       {"all-reduce", "direct"},  {"reduce-scatter", "direct"},        {"all-gather", "direct"},
