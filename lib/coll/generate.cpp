@@ -98,9 +98,15 @@ Verification verify_ranks(const Schedule& s, const topo::Network& net, const top
     if (c < 0 || c >= net.n_chip || !down_chips[static_cast<std::size_t>(c)])
       throw Error(on_failure, where + "/left",
                   "chip " + std::to_string(c) + " left its group but has not failed");
+  std::int64_t by_symmetry = 0;
+  v.hop_transfers_checked = check_rank_paths(s, net, faults, fn, where, by_symmetry);
+  if (by_symmetry > 0)
+    methods += "; " + std::to_string(by_symmetry) + " of the " +
+               std::to_string(v.hop_transfers_checked) +
+               " pairs' routes decided by symmetry (one traced per orbit of pairs under the "
+               "network's symmetries that the routing respects)";
   v.delivered = true;
   v.method = methods;
-  v.hop_transfers_checked = check_rank_paths(s, net, faults, fn, where);
   const std::vector<char> down = faults.down_links(net);
   v.failed_links_avoided = std::count(down.begin(), down.end(), char{1});
   return v;

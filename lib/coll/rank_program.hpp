@@ -105,9 +105,12 @@ std::int64_t group_size(const Schedule& s);
 
 // Every chip of every group exists and is live, and the routing delivers every (sender, peer)
 // pair of every group around the faults: Error(Input) / Error(Infeasible) naming the first that
-// is not (a group split by faults names its stage, part and group). Returns the pairs checked.
+// is not (a group split by faults names its stage, part and group). Returns the pairs checked;
+// `by_symmetry` is set to those decided without a trace of their own: a route is traced once per
+// orbit of pairs under the symmetries of a fault-free network that its routing respects
+// (sim/chip_group.hpp).
 std::int64_t check_rank_paths(const Schedule& s, const topo::Network& net,
                               const topo::Faults& faults, const route::RoutingFunction& fn,
-                              const std::string& where);
+                              const std::string& where, std::int64_t& by_symmetry);
 
 } // namespace icnkit::coll

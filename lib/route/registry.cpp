@@ -133,8 +133,9 @@ const std::vector<Algorithm>& algorithms() {
     dor.name = "dor";
     dor.summary =
         "Dimension-order routing on the torus: finish the dimensions in a fixed order, each in its "
-        "shortest direction, with dateline virtual channels against wrap-around deadlock; on a "
-        "mesh the same with one VC; on a HyperX one hop per differing dimension, one VC. "
+        "shortest direction, with dateline virtual channels against wrap-around deadlock; a ring "
+        "is the torus of one dimension; on a mesh the same with one VC; on a HyperX one hop per "
+        "differing dimension, one VC. "
         "Deterministic; does not route around faults.";
     dor.reference =
         "Dally & Seitz, Deadlock-Free Message Routing in Multiprocessor Interconnection Networks, "

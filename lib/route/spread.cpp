@@ -197,15 +197,38 @@ bool Spreader::single(std::int64_t src, std::int64_t dst, Spread& out) {
   if (p.node == dst) {
     // split() lists a channel once, with the sum of its crossings: leave a path that crosses
     // one twice (on another VC) to it.
-    sorted_ = out.channels;
-    std::sort(sorted_.begin(), sorted_.end());
-    if (std::adjacent_find(sorted_.begin(), sorted_.end()) == sorted_.end()) {
+    if (!crosses_twice(out.channels)) {
       out.delivered = true;
       return true;
     }
   }
   out.channels.clear();
   out.shares.clear();
+  return false;
+}
+
+bool Spreader::crosses_twice(const std::vector<std::int64_t>& path) {
+  // A short path (most are) by pairs; a long one (a big ring's) by a stamp per channel.
+  constexpr std::size_t kPairs = 32;
+  if (path.size() <= kPairs) {
+    for (std::size_t i = 1; i < path.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (path[i] == path[j]) return true;
+    return false;
+  }
+  if (seen_.size() != static_cast<std::size_t>(n_.channel_count())) {
+    seen_.assign(static_cast<std::size_t>(n_.channel_count()), 0);
+    seen_epoch_ = 0;
+  }
+  if (++seen_epoch_ == 0) { // wrapped: forget every stamp
+    std::fill(seen_.begin(), seen_.end(), 0);
+    seen_epoch_ = 1;
+  }
+  for (std::int64_t ch : path) {
+    std::uint32_t& st = seen_[static_cast<std::size_t>(ch)];
+    if (st == seen_epoch_) return true;
+    st = seen_epoch_;
+  }
   return false;
 }
 

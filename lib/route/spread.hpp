@@ -58,6 +58,7 @@ private:
   void follow(std::int64_t src, std::int64_t dst, bool hashed, Spread& out);
   bool single(std::int64_t src, std::int64_t dst, Spread& out);
   bool split(std::int64_t src, std::int64_t dst, Spread& out);
+  bool crosses_twice(const std::vector<std::int64_t>& path); // a channel more than once
   void live_choices(const PacketState& p, bool& flagged);
 
   const RoutingFunction& fn_;
@@ -74,8 +75,9 @@ private:
   std::vector<double> inflow_;
   std::vector<std::int64_t> succ_head_, succ_, ends_, order_, stack_, queue_, choice_states_;
   std::vector<Choice> buf_;
-  std::vector<std::int64_t> slot_;   // per channel: index in out.channels, or -1
-  std::vector<std::int64_t> sorted_; // single(): the path's channels, sorted
+  std::vector<std::int64_t> slot_;  // per channel: index in out.channels, or -1
+  std::vector<std::uint32_t> seen_; // crosses_twice(): per channel, the path it was last on
+  std::uint32_t seen_epoch_ = 0;
   // The middles (above), when they apply: per chip its one channel to a switch and back (-1 for
   // a chip with another number of links, or whose link is not to a switch).
   const MinimalRouting* minimal_ = nullptr;

@@ -965,3 +965,40 @@ TEST_CASE("hierarchical over three levels composes and is refused where levels d
   auto ff = test::routing::build("minimal", net, f);
   CHECK(kind_of([&] { coll::generate(h, net, f, ff.get()); }) == ErrorKind::Infeasible);
 }
+
+TEST_CASE("routes between ranks are traced once per orbit of pairs on a symmetric network",
+          "[coll][ranks][symmetry]") {
+  // Direct all-reduce: every rank sends to every other, n (n - 1) pairs. On a ring under
+  // minimal routing (the half-way pairs split both ways) the rotations map the pair (a, a + k)
+  // onto (b, b + k): one trace per distance k, n - 1. Under DOR the half-way tie is broken by
+  // the source's parity, so only the even rotations keep the routes: 2 (n - 1). On a hypercube
+  // the XOR translations map (a, b) onto (a ^ x, b ^ x): one per a ^ b, n - 1.
+  struct Net {
+    std::string family, id, routing;
+    std::int64_t n, traced;
+  };
+  for (const Net& x :
+       {Net{"ring", "ring:16/c1", "minimal", 16, 15}, Net{"ring", "ring:16/c1", "dor", 16, 30},
+        Net{"hypercube", "hypercube:n4", "minimal", 16, 15}}) {
+    CAPTURE(x.id, x.routing);
+    const topo::Network net = network(x.family, x.n, x.id);
+    auto fn = test::routing::build(x.routing, net, {});
+    const coll::Schedule s = schedule("all-reduce", "direct", net, 1 << 20, *fn);
+    REQUIRE(s.verification);
+    CHECK(s.verification->hop_transfers_checked == x.n * (x.n - 1));
+    const std::string decided = std::to_string(x.n * (x.n - 1) - x.traced) + " of the " +
+                                std::to_string(x.n * (x.n - 1)) +
+                                " pairs' routes decided by symmetry";
+    CHECK(s.verification->method.find(decided) != std::string::npos);
+  }
+  // With a failed link no symmetry is claimed: every pair is traced, and the ring routes the
+  // pairs across the failed link the other way round.
+  const topo::Network ring = network("ring", 16, "ring:16/c1");
+  topo::Faults f;
+  f.links.push_back({0, "explicit"});
+  auto fn = test::routing::build("minimal", ring, f);
+  const coll::Schedule s = schedule("all-reduce", "direct", ring, 1 << 20, *fn, f);
+  REQUIRE(s.verification);
+  CHECK(s.verification->hop_transfers_checked == 16 * 15);
+  CHECK(s.verification->method.find("symmetry") == std::string::npos);
+}
