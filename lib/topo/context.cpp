@@ -1,5 +1,7 @@
 #include "topo/context.hpp"
 
+#include "core/error.hpp"
+
 namespace icnkit::topo {
 
 std::string to_string(Scope s) {
@@ -46,6 +48,34 @@ std::optional<LinkKind> parse_link_kind(const std::string& s) {
   for (auto k : {LinkKind::C2C, LinkKind::B2B, LinkKind::R2R, LinkKind::P2P})
     if (to_string(k) == s) return k;
   return std::nullopt;
+}
+
+PerKind parse_per_kind(const std::string& text, const std::string& where,
+                       const std::function<double(const std::string&)>& one) {
+  PerKind out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', at);
+    const std::string item =
+        text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      if (out.every)
+        fail_usage(where, "gives two figures for every link ('" + text +
+                              "'); name the kinds the others are for, e.g. 50GB/s,c2c=900GB/s");
+      out.every = one(item);
+    } else {
+      const std::string name = item.substr(0, eq);
+      const auto k = parse_link_kind(name);
+      if (!k) fail_usage(where, "unknown link kind '" + name + "' (use c2c, b2b, r2r, p2p)");
+      auto& v = out.kind[static_cast<std::size_t>(*k)];
+      if (v) fail_usage(where, "gives link kind '" + name + "' twice");
+      v = one(item.substr(eq + 1));
+    }
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return out;
 }
 
 LinkParams Context::link_params(LinkKind k) const {

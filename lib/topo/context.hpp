@@ -2,7 +2,9 @@
 #pragma once
 #include "core/json_reader.hpp"
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +23,22 @@ std::string to_string(LinkKind k);
 std::optional<Scope> parse_scope(const std::string& s);
 std::optional<IntraBoardTopo> parse_intra_board_topo(const std::string& s);
 std::optional<LinkKind> parse_link_kind(const std::string& s);
+
+// A link figure (bandwidth or latency) for every link and, overriding it, per link kind, as the
+// command line gives it: "50GB/s", "c2c=900GB/s,r2r=50GB/s", or both: "50GB/s,c2c=900GB/s".
+struct PerKind {
+  std::optional<double> every;
+  std::array<std::optional<double>, 4> kind{}; // indexed by LinkKind
+  // The kind's own figure, else the one for every link, else none.
+  std::optional<double> of(LinkKind k) const {
+    const auto& v = kind[static_cast<std::size_t>(k)];
+    return v ? v : every;
+  }
+};
+// Error(Usage) naming `where` for an unknown kind, a kind given twice, two figures for every
+// link, or an item `one` refuses (it parses one figure, naming `where`).
+PerKind parse_per_kind(const std::string& text, const std::string& where,
+                       const std::function<double(const std::string&)>& one);
 
 struct LinkParams {
   double bandwidth_bytes_per_s; // per direction

@@ -18,9 +18,9 @@ class NetworkSite;
 
 // Overrides for every link the family builds (otherwise the context's per-kind defaults).
 struct GenerateOptions {
-  std::optional<double> link_bandwidth_bytes_per_s;
-  std::optional<double> link_latency_s;
-  bool twist = false; // torus only: the TPU v4 twisted wrap-around links
+  PerKind link_bandwidth; // bytes/s per direction
+  PerKind link_latency;   // s per hop
+  bool twist = false;     // torus only: the TPU v4 twisted wrap-around links
 };
 
 // Where a family's endpoints sit in the spec's hardware model (@tbl-spec-topo-11): chips

@@ -44,8 +44,8 @@ LinkKind link_kind_between(const Network& n, std::int64_t a, std::int64_t b) {
 
 LinkParams link_params(const Context& ctx, const GenerateOptions& o, LinkKind k) {
   LinkParams p = ctx.link_params(k);
-  if (o.link_bandwidth_bytes_per_s) p.bandwidth_bytes_per_s = *o.link_bandwidth_bytes_per_s;
-  if (o.link_latency_s) p.latency_s = *o.link_latency_s;
+  if (auto bw = o.link_bandwidth.of(k)) p.bandwidth_bytes_per_s = *bw;
+  if (auto lat = o.link_latency.of(k)) p.latency_s = *lat;
   return p;
 }
 

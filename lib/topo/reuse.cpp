@@ -54,21 +54,19 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
                               "' is not the network's candidate (it was "
                               "built from " +
                               built + ")" + kKeep);
-  if (r.link_bandwidth_bytes_per_s)
-    for (const Link& l : n.links)
-      if (l.bandwidth_bytes_per_s != *r.link_bandwidth_bytes_per_s)
-        fail_usage("--link-bw",
-                   number(*r.link_bandwidth_bytes_per_s) +
-                       " bytes/s is not the network's link bandwidth (its links have " +
-                       values_of(n, [](const Link& k) { return k.bandwidth_bytes_per_s; }) +
-                       " bytes/s)" + kKeep);
-  if (r.link_latency_s)
-    for (const Link& l : n.links)
-      if (l.latency_s != *r.link_latency_s)
-        fail_usage("--link-latency", number(*r.link_latency_s) +
-                                         " s is not the network's link latency (its links have " +
-                                         values_of(n, [](const Link& k) { return k.latency_s; }) +
-                                         " s)" + kKeep);
+  for (const Link& l : n.links) {
+    if (auto bw = r.link_bandwidth.of(l.kind); bw && l.bandwidth_bytes_per_s != *bw)
+      fail_usage("--link-bw",
+                 number(*bw) + " bytes/s is not the network's " + to_string(l.kind) +
+                     " link bandwidth (its links have " +
+                     values_of(n, [](const Link& k) { return k.bandwidth_bytes_per_s; }) +
+                     " bytes/s)" + kKeep);
+    if (auto lat = r.link_latency.of(l.kind); lat && l.latency_s != *lat)
+      fail_usage("--link-latency", number(*lat) + " s is not the network's " + to_string(l.kind) +
+                                       " link latency (its links have " +
+                                       values_of(n, [](const Link& k) { return k.latency_s; }) +
+                                       " s)" + kKeep);
+  }
   if (r.twist) {
     const json& a = n.metrics.family_attrs;
     const bool twisted = a.is_object() && a.contains("twisted") && a["twisted"] == true;

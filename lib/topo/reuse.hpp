@@ -12,18 +12,18 @@ namespace icnkit::topo {
 
 // What a command line asks of the network it would build (absent: not asked).
 struct BuildRequest {
-  std::optional<std::string> pick;                  // --pick: a candidate id or index
-  std::optional<Candidate> torus;                   // --torus: the candidate of that shape
-  std::optional<double> link_bandwidth_bytes_per_s; // --link-bw
-  std::optional<double> link_latency_s;             // --link-latency
-  bool twist = false;                               // --twist
+  std::optional<std::string> pick; // --pick: a candidate id or index
+  std::optional<Candidate> torus;  // --torus: the candidate of that shape
+  PerKind link_bandwidth;          // --link-bw
+  PerKind link_latency;            // --link-latency
+  bool twist = false;              // --twist
 };
 
 // Error(Usage) naming the first option of `r` that disagrees with the network `n`, built from
 // candidate `c` (null when the document has none) and listed in `list` (may be null):
 // --pick must name c (by id, or by id or index in `list`), --torus must be c's shape and board
-// shape, --link-bw / --link-latency must be every link's bandwidth / latency, --twist needs a
-// twisted torus.
+// shape, --link-bw / --link-latency must be the bandwidth / latency of every link (of the kinds
+// they name), --twist needs a twisted torus.
 void check_build_agrees(const Network& n, const Candidate* c, const CandidateList* list,
                         const BuildRequest& r);
 

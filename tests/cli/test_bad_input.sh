@@ -33,6 +33,19 @@ check "1 KB/s and 1 s are the lower and upper bounds" \
   test "$(jlink "$T/out" 0)" = "(1000.0, 1.0)"
 expect_ok topo-gen --torus 2x2 --link-bw 8000Tb/s
 check "1 PB/s is the upper bound" test "$(jlink "$T/out" 0 | cut -d, -f1)" = "(1000000000000000.0"
+# Per link kind (c2c, b2b, r2r, p2p), with or without a figure for every other link.
+expect_exit 2 - topo-gen --torus 2x2 --link-bw c2x=1GB/s
+err_has "unknown link kind 'c2x'"
+expect_exit 2 - topo-gen --torus 2x2 --link-bw c2c=1GB/s,c2c=2GB/s
+err_has "twice"
+expect_exit 2 - topo-gen --torus 2x2 --link-bw 1GB/s,2GB/s
+err_has "two figures for every link"
+expect_exit 2 - topo-gen --torus 2x2 --link-latency c2c=1
+err_has "--link-latency"
+expect_ok topo-gen --torus 4x4/b2x2 --link-bw 50GB/s,c2c=900GB/s --link-latency c2c=100ns
+check "c2c links at 900 GB/s and 100 ns, the board-to-board ones at 50 GB/s and 1 us" test \
+  "$(jget "$T/out" "sorted(set((l.get('kind'), l.get('bandwidth_bytes_per_s', d['network']['link_defaults'][l['kind']]['bandwidth_bytes_per_s']), l.get('latency_s', d['network']['link_defaults'][l['kind']]['latency_s'])) for l in d['network']['links']))")" \
+  = "[('b2b', 50000000000.0, 1e-06), ('c2c', 900000000000.0, 1e-07)]"
 
 # --- nesting depth is bounded (exit 3, no stack overflow), also inside "ext" ---------------
 python3 - "$T" <<'EOF'

@@ -31,8 +31,8 @@ inline ErrorKind kind_of(const std::function<void()>& f) {
 inline topo::Network torus_of(const std::string& shape, double bw = 50e9, double lat = 1e-6) {
   auto [ctx, cand] = topo::torus_from_shape(shape, "test");
   topo::GenerateOptions o;
-  o.link_bandwidth_bytes_per_s = bw;
-  o.link_latency_s = lat;
+  o.link_bandwidth.every = bw;
+  o.link_latency.every = lat;
   topo::Network net = topo::generate(ctx, cand, o);
   net.fingerprint = topo::fingerprint(net, nullptr);
   return net;

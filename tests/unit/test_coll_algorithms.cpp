@@ -46,7 +46,7 @@ topo::Network make_torus(const std::vector<int>& S, std::optional<double> latenc
   ctx.n_chip = n;
   ctx.chips_per_board_max = 16;
   topo::GenerateOptions o;
-  o.link_latency_s = latency_s;
+  o.link_latency.every = latency_s;
   topo::Network net = topo::generate(ctx, c, o);
   net.fingerprint = topo::fingerprint(net, nullptr);
   return net;

@@ -41,8 +41,8 @@ topo::Network network(const std::string& family, std::int64_t n, const std::stri
   for (const topo::Candidate& c : l.items)
     if (c.id == id) {
       topo::GenerateOptions o;
-      o.link_bandwidth_bytes_per_s = bw;
-      o.link_latency_s = lat;
+      o.link_bandwidth.every = bw;
+      o.link_latency.every = lat;
       topo::Network net = topo::generate(ctx, c, o);
       net.fingerprint = topo::fingerprint(net, nullptr);
       return net;

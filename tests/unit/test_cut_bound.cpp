@@ -121,7 +121,7 @@ topo::Network generated(const std::string& family, std::int64_t n,
     ids += " " + c.id;
     if (!keep(c)) continue;
     topo::GenerateOptions o;
-    o.link_bandwidth_bytes_per_s = bw;
+    o.link_bandwidth.every = bw;
     topo::Network net = topo::generate(ctx, c, o);
     net.fingerprint = topo::fingerprint(net, nullptr);
     return net;
@@ -246,7 +246,7 @@ TEST_CASE("cut bound: the brute force over every cut on small networks", "[cut_b
         topo::CandidateList l = test::enum_family(family, ctx);
         for (const topo::Candidate& c : l.items) {
           topo::GenerateOptions o;
-          o.link_bandwidth_bytes_per_s = 40e9;
+          o.link_bandwidth.every = 40e9;
           topo::Network g = topo::generate(ctx, c, o);
           if (g.nodes.size() <= 18) {
             net = std::move(g);

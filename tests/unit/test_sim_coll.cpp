@@ -26,8 +26,8 @@ topo::Network torus(std::vector<int> S, double bw, double lat) {
   topo::Context ctx;
   ctx.n_chip = n;
   topo::GenerateOptions o;
-  o.link_bandwidth_bytes_per_s = bw;
-  o.link_latency_s = lat;
+  o.link_bandwidth.every = bw;
+  o.link_latency.every = lat;
   return topo::generate(ctx, c, o);
 }
 

@@ -3,6 +3,7 @@
 // (check_build_agrees), the metrics of the surviving network next to the nominal ones (against
 // brute force written here and values worked out by hand), the BookSim export's notes on what
 // anynet cannot hold, --where keys and --pick of a truncated list.
+#include "core/units.hpp"
 #include "doc/document.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
@@ -385,8 +386,8 @@ TEST_CASE("options that would rebuild a kept network must agree with it", "[inte
   const Context& ctx = made.first;
   const Candidate& cand = made.second;
   GenerateOptions o;
-  o.link_bandwidth_bytes_per_s = 32e9;
-  o.link_latency_s = 100e-9;
+  o.link_bandwidth.every = 32e9;
+  o.link_latency.every = 100e-9;
   o.twist = true;
   Network n = generate(ctx, cand, o);
   auto agrees = [&](const BuildRequest& r, const Candidate* c = nullptr,
@@ -395,8 +396,8 @@ TEST_CASE("options that would rebuild a kept network must agree with it", "[inte
   };
   BuildRequest r;
   CHECK_NOTHROW(agrees(r));
-  r.link_bandwidth_bytes_per_s = 32e9;
-  r.link_latency_s = 100e-9;
+  r.link_bandwidth.every = 32e9;
+  r.link_latency.every = 100e-9;
   r.twist = true;
   r.pick = "torus:4x4x8/b2x2x2";
   r.torus = cand;
@@ -412,8 +413,8 @@ TEST_CASE("options that would rebuild a kept network must agree with it", "[inte
       CHECK(e.where() == where);
     }
   };
-  refused([](BuildRequest& q) { q.link_bandwidth_bytes_per_s = 50e9; }, "--link-bw");
-  refused([](BuildRequest& q) { q.link_latency_s = 1e-6; }, "--link-latency");
+  refused([](BuildRequest& q) { q.link_bandwidth.every = 50e9; }, "--link-bw");
+  refused([](BuildRequest& q) { q.link_latency.every = 1e-6; }, "--link-latency");
   refused([](BuildRequest& q) { q.pick.emplace("torus:4x8x4/b2x2x2"); }, "--pick");
   refused([](BuildRequest& q) { q.pick.emplace(1, '0'); },
           "--pick"); // no list to look the index up in
@@ -583,4 +584,42 @@ TEST_CASE("parallel links beyond chip_radix: the first link over the bound is na
   rev.id = static_cast<std::int64_t>(n.links.size());
   n.links.push_back(rev);
   CHECK(kind_of([&] { check_invariants(n, ErrorKind::Input, "t"); }) == ErrorKind::Input);
+}
+
+TEST_CASE("link bandwidth and latency per link kind", "[integrity]") {
+  // 4x4x4 in boards of 2x2x2: each board holds 3 x 4 = 12 of its 64 x 3 = 192 links (c2c, 96
+  // in all); the other 96 join boards of one rack (b2b).
+  const auto made = torus_from_shape("4x4x4/b2x2x2", "test");
+  const auto bw = [](const std::string& t) { return parse_bandwidth(t, "--link-bw"); };
+  const auto lat = [](const std::string& t) { return parse_time(t, "--link-latency"); };
+  GenerateOptions o;
+  o.link_bandwidth = parse_per_kind("50GB/s,c2c=200GB/s", "--link-bw", bw);
+  o.link_latency = parse_per_kind("c2c=100ns", "--link-latency", lat);
+  const Network n = generate(made.first, made.second, o);
+  std::map<std::pair<LinkKind, double>, int> seen;
+  for (const Link& l : n.links) {
+    CHECK(l.latency_s == (l.kind == LinkKind::C2C ? 100e-9 : kDefaultLinkParams.latency_s));
+    ++seen[{l.kind, l.bandwidth_bytes_per_s}];
+  }
+  CHECK(seen == std::map<std::pair<LinkKind, double>, int>{{{LinkKind::C2C, 200e9}, 96},
+                                                           {{LinkKind::B2B, 50e9}, 96}});
+  // What topo-gen keeps: the kinds named must agree, the others are not asked about.
+  BuildRequest r;
+  r.link_bandwidth = parse_per_kind("c2c=200GB/s", "--link-bw", bw);
+  CHECK_NOTHROW(check_build_agrees(n, &made.second, nullptr, r));
+  r.link_bandwidth = parse_per_kind("b2b=50GB/s,c2c=200GB/s,p2p=7GB/s", "--link-bw", bw);
+  CHECK_NOTHROW(check_build_agrees(n, &made.second, nullptr, r)); // no p2p link to disagree
+  r.link_bandwidth = parse_per_kind("200GB/s", "--link-bw", bw);  // the b2b links have 50
+  CHECK_THROWS_AS(check_build_agrees(n, &made.second, nullptr, r), Error);
+  // Refused: unknown kinds, a kind twice, two figures for every link, a bad figure.
+  for (const char* bad : {"x2x=1GB/s", "c2c=1GB/s,c2c=2GB/s", "1GB/s,2GB/s", "c2c=", "c2c=1ns"}) {
+    CAPTURE(bad);
+    try {
+      (void)parse_per_kind(bad, "--link-bw", bw);
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::Usage);
+      CHECK(e.where() == "--link-bw");
+    }
+  }
 }

@@ -46,8 +46,12 @@ int main(int argc, char** argv) {
         app.add_option("-p,--pick", pick,
                        "Candidate id or 0-based index (needed when the list has several)");
         app.add_option("--link-bw", link_bw,
-                       "Bandwidth of every link, per direction (e.g. 50GB/s)");
-        app.add_option("--link-latency", link_latency, "Latency of every link, per hop (e.g. 1us)");
+                       "Bandwidth per direction of every link (e.g. 50GB/s), or per link kind "
+                       "(c2c within a board, b2b within a rack, r2r within a pod, p2p between "
+                       "pods), or both: 50GB/s,c2c=900GB/s");
+        app.add_option("--link-latency", link_latency,
+                       "Latency per hop of every link (e.g. 1us), or per link kind as --link-bw: "
+                       "1us,c2c=100ns");
         app.add_option("--fail-link", fail_links,
                        "Fail a link: 'A-B' chip ids, '(x,y,z)-(x,y,z)' or '#ID'")
             ->take_all();
@@ -79,8 +83,14 @@ int main(int argc, char** argv) {
         topo::BuildRequest req;
         if (!pick.empty()) req.pick = pick;
         if (!link_bw.empty())
-          req.link_bandwidth_bytes_per_s = parse_bandwidth(link_bw, "--link-bw");
-        if (!link_latency.empty()) req.link_latency_s = parse_time(link_latency, "--link-latency");
+          req.link_bandwidth = topo::parse_per_kind(link_bw, "--link-bw", [](const std::string& t) {
+            return parse_bandwidth(t, "--link-bw");
+          });
+        if (!link_latency.empty())
+          req.link_latency =
+              topo::parse_per_kind(link_latency, "--link-latency", [](const std::string& t) {
+                return parse_time(t, "--link-latency");
+              });
         req.twist = twist;
         std::optional<std::pair<topo::Context, topo::Candidate>> torus;
         if (!torus_shape.empty()) {
@@ -138,8 +148,8 @@ int main(int argc, char** argv) {
             fail_input(source_name(c.input) + ":/candidates",
                        "missing candidates section (run topo-enum first)");
           topo::GenerateOptions go;
-          go.link_bandwidth_bytes_per_s = req.link_bandwidth_bytes_per_s;
-          go.link_latency_s = req.link_latency_s;
+          go.link_bandwidth = req.link_bandwidth;
+          go.link_latency = req.link_latency;
           go.twist = twist;
           out.provenance = d.provenance;
           out.context = d.context;
