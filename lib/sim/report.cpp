@@ -203,12 +203,21 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
 }
 
 namespace {
-// Flits per cycle per directed channel.
-std::vector<double> replay_utilisation(const flit::ReplayResult& r) {
+// Per directed channel, the share of its capacity it used: flits per cycle, over the flits per
+// cycle its link carries (1 on the network's fastest link, bandwidth / the fastest's on a
+// slower one, as the engine paces it), so that a figure means what the analytic one does.
+std::vector<double> replay_utilisation(const flit::ReplayResult& r, const topo::Network& n) {
+  double fastest = 0;
+  for (const topo::Link& l : n.links) fastest = std::max(fastest, l.bandwidth_bytes_per_s);
   std::vector<double> u(r.channel_flits.size(), 0.0);
-  for (std::size_t c = 0; c < u.size(); ++c)
-    u[c] =
+  for (std::size_t c = 0; c < u.size(); ++c) {
+    const double bw =
+        n.links[static_cast<std::size_t>(topo::link_of_channel(static_cast<std::int64_t>(c)))]
+            .bandwidth_bytes_per_s;
+    const double per_cycle =
         r.cycles > 0 ? static_cast<double>(r.channel_flits[c]) / static_cast<double>(r.cycles) : 0;
+    u[c] = bw == fastest || !(bw > 0) ? per_cycle : per_cycle * (fastest / bw);
+  }
   return u;
 }
 } // namespace
@@ -220,7 +229,7 @@ void add_link_stats(Report& s, const AnalyticResult& r, const topo::Network& n,
 
 void add_link_stats(Report& s, const flit::ReplayResult& r, const topo::Network& n,
                     const std::vector<char>& down_links) {
-  s.link_utilisation.channels = flit::channel_uses(replay_utilisation(r), n, down_links);
+  s.link_utilisation.channels = flit::channel_uses(replay_utilisation(r, n), n, down_links);
 }
 
 Report make_replay_report(const flit::ReplayResult& r, const Program& program,
@@ -249,7 +258,7 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
   }
   LinkUtilisation& u = s.link_utilisation;
   double sum = 0, busy = 0;
-  const std::vector<double> util = replay_utilisation(r);
+  const std::vector<double> util = replay_utilisation(r, n);
   for (std::size_t c = 0; c < util.size(); ++c) {
     if (down_links[static_cast<std::size_t>(topo::link_of_channel(static_cast<std::int64_t>(c)))])
       continue;
@@ -261,9 +270,11 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
   }
   u.mean = u.live_channels > 0 ? sum / static_cast<double>(u.live_channels) : 0;
   u.mean_busy = u.busy_channels > 0 ? busy / static_cast<double>(u.busy_channels) : 0;
-  s.latency_model = "flit: cycle-level routers (" + flit::describe(info.router) +
-                    "); every step's packets start when the steps it depends on have delivered "
-                    "all of theirs; one cycle = one flit on the fastest link";
+  s.latency_model =
+      "flit: cycle-level routers (" + flit::describe(info.router) +
+      "); every step's packets start when the steps it depends on have delivered "
+      "all of theirs; one cycle = one flit on the fastest link, a link k times slower "
+      "carries one every k cycles";
   s.steps = static_cast<std::int64_t>(steps.size());
   s.flows = r.flows;
   s.events = r.cycles;

@@ -88,7 +88,8 @@ Report make_analytic_report(const AnalyticResult& r, std::string source, std::st
                             bool step_times);
 
 // Fills a report from a flit-level replay of `program` on network `n` (times: cycles x
-// info.cycle_s; link utilisation: flits per cycle per live channel).
+// info.cycle_s; link utilisation: flits per cycle per live channel over the flits per cycle its
+// link carries, 1 on the fastest).
 Report make_replay_report(const flit::ReplayResult& r, const Program& program,
                           flit::ReplayInfo info, std::string source, std::string collective,
                           std::string algorithm, std::int64_t n_nodes, std::int64_t bytes_per_node,
@@ -96,7 +97,7 @@ Report make_replay_report(const flit::ReplayResult& r, const Program& program,
                           bool step_times);
 
 // net-sim --link-stats: lists every live channel's utilisation in s.link_utilisation.channels
-// (analytic: bytes / (bandwidth x completion time); replay: flits per cycle).
+// (analytic: bytes / (bandwidth x completion time); replay: flits per cycle over its link's).
 void add_link_stats(Report& s, const AnalyticResult& r, const topo::Network& n,
                     const std::vector<char>& down_links);
 void add_link_stats(Report& s, const flit::ReplayResult& r, const topo::Network& n,

@@ -298,3 +298,81 @@ TEST_CASE("replay: the memory bound refuses, naming the figure", "[replay]") {
   P.packet_bytes = 100; // not a multiple of 32-byte flits
   CHECK(test::kind_of([&] { replay(fab, prog, &routes, P); }) == ErrorKind::Usage);
 }
+
+TEST_CASE("replay: a link k times slower than the fastest carries a flit every k cycles",
+          "[replay]") {
+  // A lone stream of F flits over one link whose bandwidth is 1/k of the others': while the
+  // link is busy its flits leave at the cycles that reach k, 2k, 3k ... after the head (ceil(j k)
+  // for flit j), so F = 48 flits end ceil(47 k) - ceil(15 k) cycles after F = 16 do (the head's
+  // way there is the same), where one-speed links take 32.
+  for (double k : {1.0, 2.0, 2.5, 18.0})
+    for (int L : {1, 3}) {
+      std::int64_t cycles[2] = {0, 0}, one_speed[2] = {0, 0};
+      for (int K : {1, 3})
+        for (const bool paced : {false, true}) {
+          const double kk = paced ? k : 1.0;
+          topo::Network net = test::grid_network("torus", {4, 4}, {1, 1});
+          const std::int64_t ch = channel(net, 0, 1);
+          const double fast = net.links.front().bandwidth_bytes_per_s;
+          net.links[static_cast<std::size_t>(topo::link_of_channel(ch))].bandwidth_bytes_per_s =
+              fast / kk;
+          SourceRoutes routes(net, 1);
+          Fabric fab(net, {}, routes, replay_router(L), std::vector<int>(net.links.size(), L));
+          CHECK(fab.max_link_period() == kk);
+          sim::StepFlows sf;
+          sf.add1(0, 1, 512.0 * K, ch); // K packets of 16 flits
+          OneStep prog(sf);
+          const ReplayResult r = replay(fab, prog, &routes, ReplayParams{});
+          INFO("k " << kk << ", link latency " << L << ", " << K << " packets");
+          REQUIRE(r.status == "ok");
+          CHECK(r.flits == 16 * K);
+          (paced ? cycles : one_speed)[K == 3] = r.cycles;
+        }
+      INFO("k " << k << ", link latency " << L);
+      CHECK(cycles[1] - cycles[0] ==
+            static_cast<std::int64_t>(std::ceil(47 * k) - std::ceil(15 * k)));
+      // Against the one-speed stream: the tail leaves (F - 1)(k - 1) cycles later, rounded up,
+      // less at most the one cycle a fast link's stream loses behind its head.
+      for (int K : {0, 1}) {
+        const double F = K ? 48 : 16;
+        const auto extra = static_cast<std::int64_t>(std::ceil((F - 1) * k) - (F - 1));
+        CHECK(cycles[K] - one_speed[K] <= extra);
+        CHECK(cycles[K] - one_speed[K] >= extra - 1);
+      }
+    }
+}
+
+TEST_CASE("replay: on links of two speeds the flit time approaches the analytic time", "[replay]") {
+  // The 4x4x4 torus in boards of 2x2x2 with the links inside a board twice as fast as those
+  // between boards: HalfRing + DimRotation, 1 MiB, as the one-speed test above.
+  const double bw = 56.0 * (1 << 30);
+  topo::Network net = test::torus_of("4x4x4/b2x2x2", bw, 1e-7);
+  int slow = 0;
+  for (topo::Link& l : net.links)
+    if (net.nodes[static_cast<std::size_t>(l.a)].board !=
+        net.nodes[static_cast<std::size_t>(l.b)].board) {
+      l.bandwidth_bytes_per_s = bw / 2;
+      ++slow;
+    }
+  REQUIRE(slow > 0);
+  REQUIRE(slow < static_cast<int>(net.links.size()));
+  coll::Request req;
+  req.algorithm = "halfring";
+  req.dim_scheduling = "dimrotation";
+  req.bytes_per_node = 1 << 20;
+  const coll::Schedule s = coll::generate(req, net, {});
+  coll::ScheduleProgram prog(s, net);
+  const double analytic = sim::simulate_analytic(prog, net).time_s;
+  SourceRoutes routes(net, 1);
+  const double cycle_s = 32 / bw; // a flit per cycle on the fastest link
+  const int L = static_cast<int>(std::lround(1e-7 / cycle_s));
+  Fabric fab(net, {}, routes, replay_router(L), std::vector<int>(net.links.size(), L));
+  CHECK(fab.max_link_period() == 2);
+  const ReplayResult r = replay(fab, prog, &routes, ReplayParams{});
+  const double flit = static_cast<double>(r.cycles) * cycle_s;
+  INFO("analytic " << analytic * 1e6 << " us, flit " << flit * 1e6 << " us");
+  CHECK(std::abs(flit / analytic - 1) < 0.05);
+  // And the slow links matter: the same network at one speed is faster in both models.
+  topo::Network one = test::torus_of("4x4x4/b2x2x2", bw, 1e-7);
+  CHECK(sim::simulate_analytic(coll::ScheduleProgram(s, one), one).time_s < 0.9 * analytic);
+}

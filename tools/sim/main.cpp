@@ -467,11 +467,6 @@ void run_replay(tool::Common& c, const FlitCli& f, const std::string& traffic,
   double bw = 0;
   for (const topo::Link& l : net.links) bw = std::max(bw, l.bandwidth_bytes_per_s);
   if (!(bw > 0)) fail_infeasible("--mode", "the network has no link bandwidth to set the clock");
-  for (const topo::Link& l : net.links)
-    if (l.bandwidth_bytes_per_s != bw) {
-      tool::warn(c, "links of different bandwidths all carry one flit per cycle in flit mode");
-      break;
-    }
   sim::flit::Fabric fab(net, faults, rfn, rp, lat);
   const int threads = resolve_threads(f.threads);
   // One replay per size (the document's own when there is no --sizes).
@@ -652,16 +647,14 @@ int main(int argc, char** argv) {
           const topo::Network& net = d.require_network("net-sim");
           if (!d.routing)
             fail_input(src + ":/routing", "missing routing section (run topo-route first)");
-          std::vector<std::string> warnings;
           Progress progress("net-sim flit",
                             o.find_saturation ? 10
                             : o.sweep.empty()
                                 ? static_cast<std::uint64_t>(o.measure.warmup + o.measure.measure)
                                 : o.sweep.size());
           sim::flit::FlitReport r =
-              sim::flit::run_study(net, d.faults_or_none(), *d.routing, o, warnings, &progress);
+              sim::flit::run_study(net, d.faults_or_none(), *d.routing, o, &progress);
           progress.finish();
-          for (const std::string& w : warnings) tool::warn(c, w);
           std::int64_t not_generated = 0;
           for (const sim::flit::FlitPoint& p : r.points) {
             not_generated += p.packets_not_generated;

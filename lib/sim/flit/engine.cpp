@@ -13,6 +13,8 @@ namespace {
 
 constexpr std::int64_t kDenseReach = 4096; // chips; above, reachability lives in a hash map
 constexpr std::int64_t kMaxParts = 64;
+// The slowest link the engine paces, relative to the fastest (a flit every 1,024 cycles).
+constexpr double kMaxLinkPeriod = 1024;
 // Routers per part below which a second thread costs more than it gains: measured on 2 cores,
 // an 8x8 mesh ran 1.4x slower on two, a 16x16 mesh 1.07x faster, 32x16 1.3x and 16x16x16 1.9x.
 constexpr std::int64_t kRoutersPerPart = 256;
@@ -183,6 +185,28 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
     in_hot_[u] = {in_router_[u], in_up_[u] * p_.vcs,
                   p_.st_delay + out_latency_[z(in_up_[u])] + p_.credit_delay - 1};
 
+  // Pacing: links slower than the network's fastest (whose flit takes the cycle the tools
+  // clock by) carry a flit every bmax / b cycles.
+  double bmax = 0;
+  for (const topo::Link& l : n.links) bmax = std::max(bmax, l.bandwidth_bytes_per_s);
+  out_period_.assign(out_down_.size(), 1.0);
+  for (std::size_t o = 0; o < out_down_.size(); ++o) {
+    if (out_channel_[o] < 0) continue;
+    const topo::Link& l = n.links[z(topo::link_of_channel(out_channel_[o]))];
+    if (down_link_[z(l.id)] || !(l.bandwidth_bytes_per_s > 0)) continue;
+    const double period = bmax / l.bandwidth_bytes_per_s;
+    if (period > kMaxLinkPeriod)
+      fail_infeasible("flit", "link " + std::to_string(l.id) + " is " + std::to_string(period) +
+                                  " times slower than the fastest; the flit engine paces links "
+                                  "up to " +
+                                  std::to_string(static_cast<int>(kMaxLinkPeriod)) +
+                                  " times slower");
+    if (period > 1) {
+      out_period_[o] = period;
+      paced_ = true;
+      max_period_ = std::max(max_period_, period);
+    }
+  }
   int horizon = 2;
   for (int l : out_latency_) max_latency_ = std::max(max_latency_, l);
   for (int l : out_latency_)
@@ -233,6 +257,7 @@ Engine::Engine(const Fabric& f, int threads, std::uint64_t seed)
   sa_aptr_.assign(f.in_router_.size(), 0);
   sw_rr_.assign(f.in_router_.size(), 0);
   out_flits_.assign(f.out_down_.size(), 0);
+  if (f.paced_) out_next_.assign(f.out_down_.size(), -std::numeric_limits<double>::infinity());
   router_flits_.assign(z(f.routers()), 0);
   router_va_.assign(z(f.routers()), 0);
   va_begin_.assign(z(f.routers()) + 1, 0);
@@ -476,6 +501,12 @@ int Engine::pick_option(const std::vector<Opt>& opts) const {
   return best;
 }
 
+void Engine::pace(std::int32_t o) {
+  const double p = F_.out_period_[z(o)], t = static_cast<double>(now_);
+  double& next = out_next_[z(o)];
+  next = (next > t - p ? next : t) + p;
+}
+
 void Engine::send(Part& W, std::int32_t unit, int vc) {
   const std::size_t i = z(unit) * z(V_) + z(vc);
   InVc& in = iv_[i];
@@ -489,6 +520,7 @@ void Engine::send(Part& W, std::int32_t unit, int vc) {
   const std::int32_t o = in.out_unit;
   const Fabric::OutHot& oh = F_.out_hot_[z(o)];
   meta.hops += (flit >> 1 & 1) & static_cast<std::uint32_t>(oh.link); // a head crossing a link
+  if (F_.paced_) pace(o);
   if (oh.target >= 0) {
     --ov_[z(ovc)].credits;
     schedule_flit(W, flit_part_[z(o)], now_ + oh.lag, oh.target + (ovc - o * V_), flit, meta);
@@ -581,6 +613,7 @@ void Engine::router_step(Part& W, std::int32_t r) {
         if (in.ready > now_) continue;
         const std::int32_t o = in.out_unit;
         if (ov_[z(in.out_vc)].credits <= 0 && F_.out_hot_[z(o)].target >= 0) continue;
+        if (F_.paced_ && out_next_[z(o)] > static_cast<double>(now_)) continue; // still sending
         const auto lo_out = static_cast<std::uint32_t>(o - ob);
         if (n_out <= 64) {
           const std::uint64_t bit = std::uint64_t{1} << lo_out;
@@ -673,6 +706,10 @@ void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
   const std::int32_t o = ovc / V_;
   const std::int32_t down = F_.out_down_[z(o)];
   if (down >= 0 && ov_[z(ovc)].credits <= 0) return;
+  if (F_.paced_) {
+    if (out_next_[z(o)] > static_cast<double>(now_)) return; // its link is still sending
+    pace(o);
+  }
   const std::uint32_t id = static_cast<std::uint32_t>(cur_pkt_[c]);
   Packet& p = packets_[id];
   const bool head = cur_flit_[c] == 0, tail = cur_flit_[c] + 1 == p.flits;

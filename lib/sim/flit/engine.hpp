@@ -59,6 +59,9 @@ public:
            slot_begin_[static_cast<std::size_t>(chip)];
   }
   int max_link_latency() const { return max_latency_; }
+  // Cycles per flit of the slowest live channel: a channel of bandwidth b carries a flit every
+  // (the network's fastest bandwidth / b) cycles (1 on the fastest; see Engine's pacing).
+  double max_link_period() const { return max_period_; }
   // The index of a network channel among the output ports of its source's router (0 when the
   // source is a chip that does not route, or the channel is down).
   int out_port(std::int64_t channel) const;
@@ -86,6 +89,11 @@ private:
   std::vector<std::int32_t> out_down_; // in unit fed, or -1: a sink
   std::vector<std::int32_t> out_sink_; // the chip whose sink it feeds (out_down_ == -1)
   std::vector<std::int32_t> out_latency_;
+  // Cycles per flit of each out unit: the fastest link's bandwidth / its link's (1 for
+  // injection and ejection units); paced_ when some unit's exceeds 1.
+  std::vector<double> out_period_;
+  bool paced_ = false;
+  double max_period_ = 1;
   std::vector<std::int64_t> out_channel_; // network channel, or -1 (injection or ejection)
   std::vector<std::int32_t> ni_begin_;    // chip -> its first source out unit ([n_chip + 1])
   // Source slots (a packet being injected and a queue each): chip -> its first slot
@@ -241,6 +249,8 @@ private:
   void compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_t unit, int vc);
   int pick_option(const std::vector<Opt>& opts) const;
   void send(Part& W, std::int32_t unit, int vc);
+  // A flit leaves out unit o now: its next may leave a period later (pacing, below).
+  void pace(std::int32_t o);
   void release_out_vc(std::int32_t ovc);
   bool reachable(std::int64_t src, std::int64_t dst);
   void schedule_flit(const Part& W, std::uint8_t to, std::int64_t at, std::int32_t target,
@@ -289,6 +299,11 @@ private:
   // switch allocator's round-robin VC offset per input port.
   std::vector<std::uint32_t> va_gptr_, va_aptr_, sa_gptr_, sa_aptr_, sw_rr_;
   std::vector<std::int64_t> out_flits_; // per out unit
+  // Per out unit of a paced fabric: the cycle (fractional) from which its next flit may leave.
+  // A link k times slower than the fastest sends a flit every k cycles while busy (k need not
+  // be whole: flits leave at the cycles that reach the ideal times 0, k, 2k, ...); idle for a
+  // period, it starts afresh.
+  std::vector<double> out_next_;
   std::vector<std::int32_t> router_flits_;
   // Input VCs waiting for routing or VC allocation: a count per router, and a bit per input VC
   // of the router (words from va_begin_[r]) so that the VC allocator visits only those.

@@ -154,7 +154,10 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
   std::reverse(ready.begin(), ready.end()); // lowest step first
   start_ready();
 
-  const std::int64_t watchdog = P.watchdog > 0 ? P.watchdog : 1000 + 4 * f.max_link_latency();
+  const std::int64_t watchdog =
+      P.watchdog > 0 ? P.watchdog
+                     : 1000 + 4 * f.max_link_latency() +
+                           4 * static_cast<std::int64_t>(std::ceil(f.max_link_period()));
   const double packet_bytes = static_cast<double>(P.packet_bytes);
   while (steps_done < S) {
     // Offer: every injection port with flows keeps up to `window` packets queued.

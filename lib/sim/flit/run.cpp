@@ -50,7 +50,10 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
   res.rate = traffic.rate;
 
   // Automatic limits from the network's size and its slowest link.
-  const std::int64_t watchdog = m.watchdog > 0 ? m.watchdog : 1000 + 4 * f.max_link_latency();
+  const std::int64_t watchdog =
+      m.watchdog > 0 ? m.watchdog
+                     : 1000 + 4 * f.max_link_latency() +
+                           4 * static_cast<std::int64_t>(std::ceil(f.max_link_period()));
   const double zl_longest =
       zero_load_cycles(P, f.chips_route(), static_cast<int>(n.metrics.diameter) + 2,
                        (n.metrics.diameter + 2) * f.max_link_latency(), traffic.packet_flits);

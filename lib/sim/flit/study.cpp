@@ -151,21 +151,10 @@ std::optional<double> pattern_zero_load(const Fabric& f, const Pattern& p,
 
 FlitReport run_study(const topo::Network& n, const topo::Faults& faults,
                      const route::RoutingSection& routing, const StudyOptions& o,
-                     std::vector<std::string>& warnings, Progress* progress) {
+                     Progress* progress) {
   auto fn = route::make_routing(routing, n, faults);
   std::string lat_desc;
   const std::vector<int> lat = link_latencies(n, o.link_latency, o.flit_bytes, &lat_desc);
-  double bmin = 0, bmax = 0;
-  const std::vector<char> down = faults.down_links(n);
-  for (std::size_t k = 0; k < n.links.size(); ++k) {
-    if (down[k]) continue;
-    const double b = n.links[k].bandwidth_bytes_per_s;
-    bmin = bmin == 0 ? b : std::min(bmin, b);
-    bmax = std::max(bmax, b);
-  }
-  if (bmax > bmin * (1 + 1e-9))
-    warnings.push_back("links have different bandwidths; the flit engine runs every link at one "
-                       "flit per cycle");
   Fabric fabric(n, faults, *fn, o.router, lat);
   Pattern pattern(o.pattern, n);
 

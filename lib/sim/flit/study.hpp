@@ -45,11 +45,11 @@ struct StudyOptions {
   int threads = 1;
 };
 
-// Builds the engine for the network and its routing and runs the study. Warnings (links of
-// different bandwidths all run at one flit per cycle) go to `warnings`.
+// Builds the engine for the network and its routing and runs the study (links slower than the
+// fastest paced: engine.hpp).
 FlitReport run_study(const topo::Network& n, const topo::Faults& f,
                      const route::RoutingSection& routing, const StudyOptions& o,
-                     std::vector<std::string>& warnings, Progress* progress = nullptr);
+                     Progress* progress = nullptr);
 
 // The mean zero-load latency of the pattern over the routing's paths (the model's closed form,
 // sim/flit/run.hpp zero_load_cycles), or nothing above `max_chips` chips.
