@@ -143,6 +143,27 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs) {
   return out; // in link order
 }
 
+namespace {
+// A switch by node id: Error(Usage) at --fail-switch unless it is one.
+std::int64_t resolve_switch(const Network& n, const std::string& text) {
+  std::int64_t id = -1;
+  try {
+    std::size_t used = 0;
+    id = std::stoll(text, &used);
+    if (used != text.size()) id = -1;
+  } catch (const std::exception&) {
+    id = -1;
+  }
+  const auto nodes = static_cast<std::int64_t>(n.nodes.size());
+  if (id < n.n_chip || id >= nodes)
+    fail_usage("--fail-switch",
+               "'" + text + "' is not a switch: switches are nodes " + std::to_string(n.n_chip) +
+                   ".." + std::to_string(nodes - 1) +
+                   (nodes == n.n_chip ? " (this " + n.family + " has none)" : std::string()));
+  return id;
+}
+} // namespace
+
 Faults make_faults(const Network& n, const FaultRequest& req, const Faults* existing) {
   std::map<std::int64_t, std::string> links;
   std::map<std::int64_t, std::string> chips;
@@ -151,6 +172,7 @@ Faults make_faults(const Network& n, const FaultRequest& req, const Faults* exis
     for (auto& l : existing->links) links.emplace(l.link, l.cause);
     for (auto& c : existing->chips) chips.emplace(c.chip, c.cause);
     f.ocs = existing->ocs;
+    f.switches = existing->switches;
     f.random_seed = existing->random_seed;
     if (req.random_links > 0 && existing->random_seed) {
       std::int64_t drawn = 0;
@@ -172,6 +194,14 @@ Faults make_faults(const Network& n, const FaultRequest& req, const Faults* exis
   }
   std::sort(f.ocs.begin(), f.ocs.end());
   f.ocs.erase(std::unique(f.ocs.begin(), f.ocs.end()), f.ocs.end());
+  for (const std::string& text : req.switches) {
+    const std::int64_t sw = resolve_switch(n, text);
+    for (const Link& l : n.links)
+      if (l.a == sw || l.b == sw) links.emplace(l.id, "switch");
+    f.switches.push_back(sw);
+  }
+  std::sort(f.switches.begin(), f.switches.end());
+  f.switches.erase(std::unique(f.switches.begin(), f.switches.end()), f.switches.end());
   if (req.random_links > 0) {
     std::vector<std::int64_t> pool;
     for (const Link& l : n.links)

@@ -14,7 +14,8 @@ struct FaultRequest {
   std::vector<std::string> chips; // "5" or "(x,y,z)"
   std::int64_t random_links = 0;  // K links drawn uniformly among those not yet failed
   std::uint64_t seed = 1;
-  std::vector<std::int64_t> ocs; // optical circuit switches to fail (0 .. kOcsCount-1)
+  std::vector<std::int64_t> ocs;     // optical circuit switches to fail (0 .. kOcsCount-1)
+  std::vector<std::string> switches; // switch node ids: every link of each fails
 };
 
 // The TPU v4 OCS wiring (seed tpu-v4-optical-torus §2): a torus whose three dimensions are all
@@ -32,8 +33,9 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs);
 
 // Resolves the request against the network. Unknown chips or links are Error(Usage) naming the
 // option. "A-B" names the link joining A and B; where two do (a ring of size 2), the one
-// leaving A in + direction. A link failed for several reasons keeps the first cause of
-// explicit, ocs, random (random links are drawn among those not failed otherwise).
+// leaving A in + direction. A failed switch takes every link it has down (cause "switch").
+// A link failed for several reasons keeps the first cause of explicit, ocs, switch, random
+// (random links are drawn among those not failed otherwise).
 //
 // With `existing` (the network's faults so far), the request adds to them: links and chips
 // already failed keep their cause, the failed OCSes are merged, and random links are drawn

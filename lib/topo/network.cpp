@@ -4,6 +4,7 @@
 #include "core/units.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace icnkit::topo {
@@ -311,14 +312,15 @@ json to_json(const Faults& f, const Network& n) {
   json j = {{"links", links}, {"chips", chips}};
   if (f.random_seed) j["random_seed"] = *f.random_seed;
   if (!f.ocs.empty()) j["ocs"] = f.ocs;
+  if (!f.switches.empty()) j["switches"] = f.switches;
   return j;
 }
 
 Faults parse_faults(ObjReader& r, const Network* n) {
   Faults f;
   auto check_cause = [](ObjReader& o, const std::string& c) {
-    if (c != "explicit" && c != "random" && c != "ocs")
-      o.fail("cause", "expected explicit, random or ocs");
+    if (c != "explicit" && c != "random" && c != "ocs" && c != "switch")
+      o.fail("cause", "expected explicit, random, ocs or switch");
   };
   for (auto& o : r.objects("links")) {
     FailedLink l;
@@ -354,6 +356,25 @@ Faults parse_faults(ObjReader& r, const Network* n) {
     f.ocs = r.int_list("ocs", 0, 47);
     for (std::size_t i = 1; i < f.ocs.size(); ++i)
       if (f.ocs[i - 1] >= f.ocs[i]) r.fail("ocs", "failed OCSes must be sorted and unique");
+  }
+  if (r.has("switches")) {
+    const std::int64_t hi = n ? static_cast<std::int64_t>(n->nodes.size()) - 1
+                              : std::numeric_limits<std::int64_t>::max();
+    f.switches = r.int_list("switches", n ? n->n_chip : 0, hi);
+    for (std::size_t i = 1; i < f.switches.size(); ++i)
+      if (f.switches[i - 1] >= f.switches[i])
+        r.fail("switches", "failed switches must be sorted and unique");
+    if (n) // every link of a failed switch is failed, for the switch
+      for (std::int64_t sw : f.switches)
+        for (const Link& l : n->links)
+          if (l.a == sw || l.b == sw) {
+            auto it =
+                std::lower_bound(f.links.begin(), f.links.end(), l.id,
+                                 [](const FailedLink& x, std::int64_t id) { return x.link < id; });
+            if (it == f.links.end() || it->link != l.id)
+              r.fail("switches", "switch " + std::to_string(sw) + " has failed but its link " +
+                                     std::to_string(l.id) + " is not in the failed links");
+          }
   }
   r.done();
   return f;
@@ -404,6 +425,11 @@ std::string fingerprint(const Network& n, const Faults* f) {
       h.add_text(c.cause);
     }
     h.add_int(f->random_seed ? static_cast<std::int64_t>(*f->random_seed) : -1);
+    if (!f->switches.empty()) { // only when present, as the OCSes below
+      h.add_text("switches");
+      h.add_int(static_cast<std::int64_t>(f->switches.size()));
+      for (auto i : f->switches) h.add_int(i);
+    }
     if (!f->ocs.empty()) { // only when present: fingerprints without OCS faults are unchanged
       h.add_text("ocs");
       h.add_int(static_cast<std::int64_t>(f->ocs.size()));

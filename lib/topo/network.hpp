@@ -134,7 +134,9 @@ struct Faults {
   std::vector<FailedLink> links; // sorted by link id, unique
   std::vector<FailedChip> chips; // sorted by chip id, unique
   std::optional<std::uint64_t> random_seed;
-  std::vector<std::int64_t> ocs; // failed OCSes (0..47, topo/faults.hpp), sorted, unique
+  std::vector<std::int64_t> ocs;      // failed OCSes (0..47, topo/faults.hpp), sorted, unique
+  std::vector<std::int64_t> switches; // failed switches (node ids), sorted, unique: every link
+                                      // of each is failed, cause "switch"
 
   bool empty() const { return links.empty() && chips.empty(); }
   // Per-link "down" flags: failed links plus every link of a failed chip.

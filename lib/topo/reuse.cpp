@@ -54,16 +54,21 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
                               "' is not the network's candidate (it was "
                               "built from " +
                               built + ")" + kKeep);
+  // "the network's link bandwidth", or its c2c links' when the figure was given for that kind.
+  const auto whose = [](const PerKind& p, LinkKind k) {
+    return p.kind[static_cast<std::size_t>(k)] ? "network's " + to_string(k) + " link"
+                                               : std::string("network's link");
+  };
   for (const Link& l : n.links) {
     if (auto bw = r.link_bandwidth.of(l.kind); bw && l.bandwidth_bytes_per_s != *bw)
       fail_usage("--link-bw",
-                 number(*bw) + " bytes/s is not the network's " + to_string(l.kind) +
-                     " link bandwidth (its links have " +
+                 number(*bw) + " bytes/s is not the " + whose(r.link_bandwidth, l.kind) +
+                     " bandwidth (its links have " +
                      values_of(n, [](const Link& k) { return k.bandwidth_bytes_per_s; }) +
                      " bytes/s)" + kKeep);
     if (auto lat = r.link_latency.of(l.kind); lat && l.latency_s != *lat)
-      fail_usage("--link-latency", number(*lat) + " s is not the network's " + to_string(l.kind) +
-                                       " link latency (its links have " +
+      fail_usage("--link-latency", number(*lat) + " s is not the " + whose(r.link_latency, l.kind) +
+                                       " latency (its links have " +
                                        values_of(n, [](const Link& k) { return k.latency_s; }) +
                                        " s)" + kKeep);
   }

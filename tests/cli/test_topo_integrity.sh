@@ -129,4 +129,21 @@ expect_exit 2 "$T/cut2.json" topo-gen --pick "$LAST"
 check "--pick of a left-out candidate says the list was truncated" \
   grep -q "the list holds the first 2 of .* candidates: rerun topo-enum with --all, or narrow it with --where" "$T/err"
 
+
+# --- a failed switch: every link it has goes down ------------------------------------------
+topo-enum -n 64 --family fat-tree --scope inter-rack | topo-gen --pick 0 >"$T/ft.json"
+SPINE=$(jget "$T/ft.json" "[v['id'] for v in d['network']['nodes'] if v.get('role') == 'spine'][0]")
+LEAF=$(jget "$T/ft.json" "[v['id'] for v in d['network']['nodes'] if v.get('role') == 'leaf'][0]")
+expect_ok topo-gen -i "$T/ft.json" --fail-switch "$SPINE" -o "$T/ftf.json"
+check "the spine's links failed, for the switch, and it is listed" [ "$(jget "$T/ftf.json" "(d['faults']['switches'], sorted({l['link'] for l in d['faults']['links'] if l['cause'] == 'switch'}) == sorted(l['id'] for l in d['network']['links'] if $SPINE in (l['a'], l['b'])))")" = "([$SPINE], True)" ]
+# What it costs: a direct all-to-all around the lost spine is slower than on the whole tree.
+t_ok=$(topo-route -i "$T/ft.json" --algorithm minimal -q | coll-sched --collective all-to-all --algorithm direct --bytes 64MiB -q | net-sim --format csv -q | tail -1 | cut -d, -f5)
+t_sw=$(topo-route -i "$T/ftf.json" --algorithm minimal -q | coll-sched --collective all-to-all --algorithm direct --bytes 64MiB -q | net-sim --format csv -q | tail -1 | cut -d, -f5)
+check "a lost spine slows the all-to-all ($t_ok -> $t_sw us)" python3 -c "assert float('$t_sw') > 1.2 * float('$t_ok')"
+# A lost leaf cuts its chips off: routing refuses (exit 4).
+topo-gen -i "$T/ft.json" --fail-switch "$LEAF" >"$T/ftl.json"
+expect_exit 4 "$T/ftl.json" topo-route --algorithm minimal
+expect_exit 2 "$T/ft.json" topo-gen --fail-switch 0
+expect_exit 2 "$T/ft.json" topo-gen --fail-switch spine
+
 finish

@@ -55,6 +55,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!(b >= kLinkBandwidthMin && b <= kLinkBandwidthMax))
         fuzz::finding("parse_bandwidth: outside [1 KB/s, 1 PB/s]: " + std::to_string(b));
     });
+    fuzz::attempt([&] { // per link kind: "50GB/s,c2c=900GB/s"
+      const topo::PerKind k = topo::parse_per_kind(
+          v, "--link-bw", [](const std::string& t) { return parse_bandwidth(t, "--link-bw"); });
+      for (std::size_t i = 0; i <= k.kind.size(); ++i) {
+        const auto& f = i < k.kind.size() ? k.kind[i] : k.every;
+        if (f && !(*f >= kLinkBandwidthMin && *f <= kLinkBandwidthMax))
+          fuzz::finding("parse_per_kind: a figure outside [1 KB/s, 1 PB/s]");
+      }
+    });
     break;
   case 2:
     fuzz::attempt([&] {

@@ -623,3 +623,65 @@ TEST_CASE("link bandwidth and latency per link kind", "[integrity]") {
     }
   }
 }
+
+TEST_CASE("a failed switch takes every link it has down, and the document says which",
+          "[integrity][faults]") {
+  // topo-enum's first fat-tree of 64 chips; its last node is a spine switch.
+  topo::Context ctx = test::context_for(64);
+  ctx.scope = Scope::InterRack;
+  const CandidateList l = test::enum_family("fat-tree", ctx, 1);
+  REQUIRE(!l.items.empty());
+  Document d;
+  d.context = ctx;
+  d.candidate = l.items.front();
+  d.network = generate(ctx, l.items.front(), {});
+  const Network& n = *d.network;
+  REQUIRE(static_cast<std::int64_t>(n.nodes.size()) > n.n_chip);
+  const std::int64_t sw = static_cast<std::int64_t>(n.nodes.size()) - 1; // a spine
+  std::set<std::int64_t> its;
+  for (const Link& k : n.links)
+    if (k.a == sw || k.b == sw) its.insert(k.id);
+  REQUIRE(!its.empty());
+  FaultRequest q;
+  q.switches = {std::to_string(sw), std::to_string(sw)};
+  q.links = {"#" + std::to_string(*its.begin())}; // explicit keeps its cause
+  const Faults f = make_faults(n, q);
+  CHECK(f.switches == std::vector<std::int64_t>{sw});
+  std::set<std::int64_t> got;
+  for (const FailedLink& x : f.links) {
+    got.insert(x.link);
+    CHECK(x.cause == (x.link == *its.begin() ? "explicit" : "switch"));
+  }
+  CHECK(got == its);
+  // Refused: a chip, a node beyond the network, not a number.
+  for (const std::string& bad :
+       std::vector<std::string>{"0", std::to_string(n.nodes.size()), "spine"}) {
+    FaultRequest b;
+    b.switches = {bad};
+    CHECK(kind_of([&] { make_faults(n, b); }) == ErrorKind::Usage);
+  }
+  // The faults section: "switches" written, read back, in the fingerprint; a switch whose links
+  // are not all failed, a chip, unsorted lists are refused.
+  d.faults = f;
+  refresh_fingerprint(d);
+  const std::string text = dump_document(d, false);
+  Document e = parse_document(text, "stdin");
+  REQUIRE(e.faults);
+  CHECK(e.faults->switches == std::vector<std::int64_t>{sw});
+  CHECK(dump_document(e, false) == text);
+  Faults no_switch = f;
+  no_switch.switches.clear();
+  CHECK(fingerprint(n, &no_switch) != fingerprint(n, &f));
+  const json j = json::parse(text);
+  CHECK(j["faults"]["switches"] == json::array({sw}));
+  for (const json& edit : {json::array({sw - 1}), json::array({0}), json::array({sw, sw}),
+                           json::array({static_cast<std::int64_t>(n.nodes.size())})}) {
+    json k = j;
+    k["faults"]["switches"] = edit;
+    CAPTURE(edit.dump());
+    CHECK(kind_of([&] { parse_document(k.dump(), "stdin"); }) == ErrorKind::Input);
+  }
+  FaultRequest plain;
+  plain.links = {"#0"};
+  CHECK_FALSE(to_json(make_faults(n, plain), n).contains("switches"));
+}

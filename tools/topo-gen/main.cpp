@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> fail_links, fail_chips;
   std::int64_t fail_random = 0;
   std::vector<std::int64_t> fail_ocs;
+  std::vector<std::string> fail_switches;
   bool twist = false;
   std::uint64_t seed = 1;
   CLI::Option *o_seed = nullptr, *o_input = nullptr;
@@ -34,7 +35,9 @@ int main(int argc, char** argv) {
       "  topo-enum --n-chip 128 | topo-gen --pick 'torus:4x4x8/b2x2x2' --twist\n"
       "  topo-gen --torus 5x5x5x5 --link-bw 32GB/s --link-latency 100ns > 4d.json\n"
       "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-ocs 0 "
-      "--fail-ocs 17\n",
+      "--fail-ocs 17\n"
+      "  topo-enum -n 64 --family fat-tree --scope inter-rack | topo-gen --pick 0 --fail-switch "
+      "64\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
         tool::add_input(app, c);
@@ -59,6 +62,9 @@ int main(int argc, char** argv) {
             ->take_all();
         app.add_option("--fail-random-links", fail_random,
                        "Fail K links chosen at random (with --seed)");
+        app.add_option("--fail-switch", fail_switches,
+                       "Fail a switch (its node id) and every link it has")
+            ->take_all();
         app.add_option("--fail-ocs", fail_ocs,
                        "Fail optical circuit switch I (0..47) of a torus of 4x4x4 cubes (TPU "
                        "v4): every cube-boundary link of dimension I/16 at face position I%16")
@@ -104,7 +110,7 @@ int main(int argc, char** argv) {
         } else {
           d = tool::load(c);
         }
-        topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed, fail_ocs};
+        topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed, fail_ocs, fail_switches};
         Document out;
         if (d.network) {
           // The document's network is kept exactly; options may only agree with it, and
