@@ -122,6 +122,35 @@ void check_replay(const topo::Network& net, const topo::Faults& f, const coll::S
   CHECK(r.cycles == *std::max_element(r.step_end.begin(), r.step_end.end()));
 }
 
+// HalfRing + DimRotation all-to-all of 1 MiB per chip on `net` (its fastest links at `bw`, every
+// link 100 ns): its analytic time and its flit replay's, one cycle a 32-byte flit on the fastest
+// link (0.532 ns at 56 GiB/s; a 100 ns link is 188 cycles). `period`: the fabric's slowest link's
+// cycles per flit.
+struct FlitVsAnalytic {
+  double analytic = 0, flit = 0, period = 0;
+};
+coll::Schedule halfring_dimrotation(const topo::Network& net, std::int64_t bytes) {
+  coll::Request req;
+  req.algorithm = "halfring";
+  req.dim_scheduling = "dimrotation";
+  req.bytes_per_node = bytes;
+  return coll::generate(req, net, {});
+}
+FlitVsAnalytic halfring_flit_vs_analytic(const topo::Network& net, double bw) {
+  const coll::Schedule s = halfring_dimrotation(net, 1 << 20);
+  coll::ScheduleProgram prog(s, net);
+  FlitVsAnalytic out;
+  out.analytic = sim::simulate_analytic(prog, net).time_s;
+  SourceRoutes routes(net, 1);
+  const double cycle_s = 32 / bw;
+  const int L = static_cast<int>(std::lround(1e-7 / cycle_s));
+  Fabric fab(net, {}, routes, replay_router(L), std::vector<int>(net.links.size(), L));
+  out.period = fab.max_link_period();
+  const ReplayResult r = replay(fab, prog, &routes, ReplayParams{});
+  out.flit = static_cast<double>(r.cycles) * cycle_s;
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("replay: a lone stream runs at one flit per cycle after the zero-load latency",
@@ -235,11 +264,7 @@ TEST_CASE("replay: all-to-all over DOR and WFR delivers bytes / n to every order
 
 TEST_CASE("replay: threads and repeated runs give the same cycles", "[replay]") {
   const topo::Network net = test::torus_of("4x4x4", 50e9, 1e-7);
-  coll::Request req;
-  req.algorithm = "halfring";
-  req.dim_scheduling = "dimrotation";
-  req.bytes_per_node = 1 << 16;
-  const coll::Schedule s = coll::generate(req, net, {});
+  const coll::Schedule s = halfring_dimrotation(net, 1 << 16);
   coll::ScheduleProgram prog(s, net);
   std::vector<std::int64_t> cycles;
   for (int threads : {1, 1, 2}) {
@@ -255,25 +280,12 @@ TEST_CASE("replay: threads and repeated runs give the same cycles", "[replay]") 
 
 TEST_CASE("replay: the flit time approaches the analytic time as transfers grow (4x4x4)",
           "[replay]") {
-  // HalfRing + DimRotation at 56 GiB/s, 100 ns: 32-byte flits make a cycle 0.532 ns and a link
-  // 188 cycles. Large transfers are bandwidth-bound in both models.
+  // Large transfers are bandwidth-bound in both models.
   const double bw = 56.0 * (1 << 30);
-  const topo::Network net = test::torus_of("4x4x4", bw, 1e-7);
-  coll::Request req;
-  req.algorithm = "halfring";
-  req.dim_scheduling = "dimrotation";
-  req.bytes_per_node = 1 << 20;
-  const coll::Schedule s = coll::generate(req, net, {});
-  coll::ScheduleProgram prog(s, net);
-  const double analytic = sim::simulate_analytic(prog, net).time_s;
-  SourceRoutes routes(net, 1);
-  const double cycle_s = 32 / bw;
-  const int L = static_cast<int>(std::lround(1e-7 / cycle_s));
-  Fabric fab(net, {}, routes, replay_router(L), std::vector<int>(net.links.size(), L));
-  const ReplayResult r = replay(fab, prog, &routes, ReplayParams{});
-  const double flit = static_cast<double>(r.cycles) * cycle_s;
-  INFO("analytic " << analytic * 1e6 << " us, flit " << flit * 1e6 << " us");
-  CHECK(std::abs(flit / analytic - 1) < 0.05);
+  const FlitVsAnalytic t = halfring_flit_vs_analytic(test::torus_of("4x4x4", bw, 1e-7), bw);
+  INFO("analytic " << t.analytic * 1e6 << " us, flit " << t.flit * 1e6 << " us");
+  CHECK(t.period == 1);
+  CHECK(std::abs(t.flit / t.analytic - 1) < 0.05);
 }
 
 TEST_CASE("replay: the memory bound refuses, naming the figure", "[replay]") {
@@ -356,23 +368,13 @@ TEST_CASE("replay: on links of two speeds the flit time approaches the analytic 
     }
   REQUIRE(slow > 0);
   REQUIRE(slow < static_cast<int>(net.links.size()));
-  coll::Request req;
-  req.algorithm = "halfring";
-  req.dim_scheduling = "dimrotation";
-  req.bytes_per_node = 1 << 20;
-  const coll::Schedule s = coll::generate(req, net, {});
-  coll::ScheduleProgram prog(s, net);
-  const double analytic = sim::simulate_analytic(prog, net).time_s;
-  SourceRoutes routes(net, 1);
-  const double cycle_s = 32 / bw; // a flit per cycle on the fastest link
-  const int L = static_cast<int>(std::lround(1e-7 / cycle_s));
-  Fabric fab(net, {}, routes, replay_router(L), std::vector<int>(net.links.size(), L));
-  CHECK(fab.max_link_period() == 2);
-  const ReplayResult r = replay(fab, prog, &routes, ReplayParams{});
-  const double flit = static_cast<double>(r.cycles) * cycle_s;
-  INFO("analytic " << analytic * 1e6 << " us, flit " << flit * 1e6 << " us");
-  CHECK(std::abs(flit / analytic - 1) < 0.05);
+  const FlitVsAnalytic t = halfring_flit_vs_analytic(net, bw);
+  INFO("analytic " << t.analytic * 1e6 << " us, flit " << t.flit * 1e6 << " us");
+  CHECK(t.period == 2);
+  CHECK(std::abs(t.flit / t.analytic - 1) < 0.05);
   // And the slow links matter: the same network at one speed is faster in both models.
-  topo::Network one = test::torus_of("4x4x4/b2x2x2", bw, 1e-7);
-  CHECK(sim::simulate_analytic(coll::ScheduleProgram(s, one), one).time_s < 0.9 * analytic);
+  const FlitVsAnalytic one =
+      halfring_flit_vs_analytic(test::torus_of("4x4x4/b2x2x2", bw, 1e-7), bw);
+  CHECK(one.analytic < 0.9 * t.analytic);
+  CHECK(one.flit < 0.9 * t.flit);
 }
