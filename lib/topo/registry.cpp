@@ -1,5 +1,6 @@
 // The one explicit list of families. Adding a family: implement Family, add it here.
 #include "topo/basic.hpp"
+#include "topo/composed.hpp"
 #include "topo/dragonfly.hpp"
 #include "topo/family.hpp"
 #include "topo/fat_tree.hpp"
@@ -21,9 +22,10 @@ const std::vector<const Family*>& families() {
   static const HyperXFamily hyperx;
   static const BasicFamily ring(BasicKind::Ring), full_mesh(BasicKind::FullMesh),
       single_switch(BasicKind::SingleSwitch);
-  static const std::vector<const Family*> all = {&fat_tree,  &dragonfly,    &dragonfly_plus, &torus,
-                                                 &mesh,      &hypercube,    &hyperx,         &ring,
-                                                 &full_mesh, &single_switch};
+  static const ComposedFamily composed;
+  static const std::vector<const Family*> all = {
+      &fat_tree, &dragonfly, &dragonfly_plus, &torus,         &mesh,    &hypercube,
+      &hyperx,   &ring,      &full_mesh,      &single_switch, &composed};
   return all;
 }
 

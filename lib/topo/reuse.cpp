@@ -49,11 +49,11 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
       fail_usage("--pick", "'" + *r.pick + "' is not the network's candidate (it was built from " +
                                built + ")" + kKeep);
   }
-  if (r.torus && !(c && c->family == r.torus->family && c->id == r.torus->id))
-    fail_usage("--torus", "the torus '" + r.torus->id +
-                              "' is not the network's candidate (it was "
-                              "built from " +
-                              built + ")" + kKeep);
+  if (r.direct && !(c && c->family == r.direct->family && c->id == r.direct->id &&
+                    c->family_attrs == r.direct->family_attrs))
+    fail_usage(r.direct_option, "the network '" + r.direct->id +
+                                    "' is not the document's candidate (it was built from " +
+                                    built + ")" + kKeep);
   // "the network's link bandwidth", or its c2c links' when the figure was given for that kind.
   const auto whose = [](const PerKind& p, LinkKind k) {
     return p.kind[static_cast<std::size_t>(k)] ? "network's " + to_string(k) + " link"

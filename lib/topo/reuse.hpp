@@ -13,7 +13,8 @@ namespace icnkit::topo {
 // What a command line asks of the network it would build (absent: not asked).
 struct BuildRequest {
   std::optional<std::string> pick; // --pick: a candidate id or index
-  std::optional<Candidate> torus;  // --torus: the candidate of that shape
+  std::optional<Candidate> direct; // --torus, --scale-up/--scale-out, --preset: the candidate
+  std::string direct_option;       // the option that named it
   PerKind link_bandwidth;          // --link-bw
   PerKind link_latency;            // --link-latency
   bool twist = false;              // --twist
@@ -21,8 +22,8 @@ struct BuildRequest {
 
 // Error(Usage) naming the first option of `r` that disagrees with the network `n`, built from
 // candidate `c` (null when the document has none) and listed in `list` (may be null):
-// --pick must name c (by id, or by id or index in `list`), --torus must be c's shape and board
-// shape, --link-bw / --link-latency must be the bandwidth / latency of every link (of the kinds
+// --pick must name c (by id, or by id or index in `list`), --torus / --scale-up / --preset must
+// be c, --link-bw / --link-latency must be the bandwidth / latency of every link (of the kinds
 // they name), --twist needs a twisted torus.
 void check_build_agrees(const Network& n, const Candidate* c, const CandidateList* list,
                         const BuildRequest& r);

@@ -400,7 +400,8 @@ TEST_CASE("options that would rebuild a kept network must agree with it", "[inte
   r.link_latency.every = 100e-9;
   r.twist = true;
   r.pick = "torus:4x4x8/b2x2x2";
-  r.torus = cand;
+  r.direct = cand;
+  r.direct_option = "--torus";
   CHECK_NOTHROW(agrees(r));
   auto refused = [&](const std::function<void(BuildRequest&)>& edit, const std::string& where) {
     BuildRequest q = r;
@@ -418,7 +419,12 @@ TEST_CASE("options that would rebuild a kept network must agree with it", "[inte
   refused([](BuildRequest& q) { q.pick.emplace("torus:4x8x4/b2x2x2"); }, "--pick");
   refused([](BuildRequest& q) { q.pick.emplace(1, '0'); },
           "--pick"); // no list to look the index up in
-  refused([&](BuildRequest& q) { q.torus = torus_from_shape("4x4x8", "t").second; }, "--torus");
+  refused(
+      [&](BuildRequest& q) {
+        q.direct = torus_from_shape("4x4x8", "t").second;
+        q.direct_option = "--torus";
+      },
+      "--torus");
   // A pick by index in the document's list names the network's candidate.
   CandidateList list;
   Candidate other = torus_from_shape("8x4x4/b2x2x2", "t").second;

@@ -1,18 +1,22 @@
 // topo-gen: build one candidate's network (nodes, links, hierarchy, metrics) and its faults.
 #include "common/tool.hpp"
 #include "core/units.hpp"
+#include "topo/composed.hpp"
 #include "topo/describe.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
 #include "topo/metrics.hpp"
+#include "topo/presets.hpp"
 #include "topo/reuse.hpp"
 #include "topo/torus.hpp"
 
 using namespace icnkit;
 
 int main(int argc, char** argv) {
-  std::string pick, torus_shape;
+  std::string pick, torus_shape, scale_up, scale_out;
+  std::vector<std::string> preset;
+  bool list_presets = false;
   std::string format = "json";
   std::string link_bw, link_latency;
   std::vector<std::string> fail_links, fail_chips;
@@ -34,6 +38,9 @@ int main(int argc, char** argv) {
       "  topo-enum --n-chip 64 | topo-gen --pick 0 --format dot | dot -Tsvg > net.svg\n"
       "  topo-enum --n-chip 128 | topo-gen --pick 'torus:4x4x8/b2x2x2' --twist\n"
       "  topo-gen --torus 5x5x5x5 --link-bw 32GB/s --link-latency 100ns > 4d.json\n"
+      "  topo-gen --preset dgx-superpod su=4 > dgx-1024.json\n"
+      "  topo-gen --scale-up switch:8,switches=4 --scale-out rail-optimized:domains=64,unit=32 "
+      "--link-bw 50GB/s,c2c=112.5GB/s\n"
       "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-ocs 0 "
       "--fail-ocs 17\n"
       "  topo-enum -n 64 --family fat-tree --scope inter-rack | topo-gen --pick 0 --fail-switch "
@@ -46,6 +53,19 @@ int main(int argc, char** argv) {
                        "Generate this torus directly, without a candidates document: "
                        "'5x5x5x5' or '4x4x4/b2x2x2' (2 to 6 dimensions; topo-enum lists the "
                        "spec's 2 and 3)");
+        app.add_option("--scale-up", scale_up,
+                       "Compose a network (with --scale-out): the scale-up domain, KIND:CHIPS"
+                       "[,switches=S][,links=L][,board=C][,rack=DOMAINS], KIND switch, "
+                       "full-mesh, ring or none (e.g. switch:8,switches=4)");
+        app.add_option("--scale-out", scale_out,
+                       "The scale-out network of a composition: KIND:domains=N[,unit=U]"
+                       "[,radix=K][,tiers=T][,up=UP][,spine-up=UP][,rails=R][,nics=M]"
+                       "[,planes=P], KIND rail-optimized, rail-only or none (see --describe)");
+        app.add_option("--preset", preset,
+                       "A published system: NAME [key=value ...] (--list-presets shows them)")
+            ->expected(1, -1);
+        app.add_flag("--list-presets", list_presets,
+                     "List the presets, their keys and sources, and exit");
         app.add_option("-p,--pick", pick,
                        "Candidate id or 0-based index (needed when the list has several)");
         app.add_option("--link-bw", link_bw,
@@ -82,10 +102,29 @@ int main(int argc, char** argv) {
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        if (list_presets) {
+          write_output(c.output, topo::list_presets());
+          return;
+        }
         const topo::ExportFormat fmt = topo::parse_export_format(format);
         if (fail_random < 0) fail_usage("--fail-random-links", "must not be negative");
-        if (!torus_shape.empty() && !pick.empty())
-          fail_usage("--pick", "does not apply with --torus");
+        // A network named on the command line: --torus, a composition or a preset.
+        const char* direct_option = !torus_shape.empty() ? "--torus"
+                                    : !preset.empty()    ? "--preset"
+                                    : !scale_up.empty()  ? "--scale-up"
+                                    : !scale_out.empty() ? "--scale-out"
+                                                         : nullptr;
+        if (direct_option) {
+          const int given =
+              !torus_shape.empty() + !preset.empty() + (!scale_up.empty() || !scale_out.empty());
+          if (given > 1) fail_usage(direct_option, "give one of --torus, --preset, --scale-up");
+          if (!pick.empty())
+            fail_usage("--pick", std::string("does not apply with ") + direct_option);
+          if (scale_up.empty() != scale_out.empty())
+            fail_usage(scale_up.empty() ? "--scale-out" : "--scale-up",
+                       "a composition needs both --scale-up and --scale-out (none for no "
+                       "scale-out)");
+        }
         topo::BuildRequest req;
         if (!pick.empty()) req.pick = pick;
         if (!link_bw.empty())
@@ -97,11 +136,21 @@ int main(int argc, char** argv) {
               topo::parse_per_kind(link_latency, "--link-latency", [](const std::string& t) {
                 return parse_time(t, "--link-latency");
               });
-        req.twist = twist;
         std::optional<std::pair<topo::Context, topo::Candidate>> torus;
-        if (!torus_shape.empty()) {
-          torus = topo::torus_from_shape(torus_shape, "--torus");
-          req.torus = torus->second;
+        if (!torus_shape.empty()) torus = topo::torus_from_shape(torus_shape, "--torus");
+        if (!scale_up.empty())
+          torus = topo::composed_candidate(topo::parse_composition(scale_up, scale_out),
+                                           "--scale-up/--scale-out");
+        if (!preset.empty()) {
+          bool preset_twist = false;
+          torus = topo::preset_candidate(
+              preset[0], std::vector<std::string>(preset.begin() + 1, preset.end()), preset_twist);
+          if (preset_twist) twist = true;
+        }
+        req.twist = twist;
+        if (torus) {
+          req.direct = torus->second;
+          req.direct_option = direct_option;
         }
         Document d;
         if (torus && o_input->count() == 0) {
@@ -137,8 +186,9 @@ int main(int argc, char** argv) {
           }
         } else {
           if (torus && o_input->count() > 0)
-            fail_usage("--torus", "builds its network from the shape and reads no document, but "
-                                  "-i gives one (without a network to compare with)");
+            fail_usage(direct_option, "builds its network from the command line and reads no "
+                                      "document, but -i gives one (without a network to compare "
+                                      "with)");
           if (!d.context)
             fail_input(source_name(c.input) + ":/context",
                        "missing context section (run topo-enum first)");
