@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace icnkit::topo {
 
@@ -102,6 +103,12 @@ ComposedParams parse_composition(const std::string& scale_up, const std::string&
 // The family_attrs of a composed network (every parameter and the derived switch counts).
 json composed_attrs(const ComposedShape& s);
 
+// The scale-out switches of plane `plane` (0-based) of a composed network, by node id: what
+// topo-gen --fail-plane fails. Error(Usage) naming `where` when the network is not composed
+// or has no such plane.
+std::vector<std::int64_t> plane_switches(const Network& n, std::int64_t plane,
+                                         const std::string& where);
+
 class ComposedFamily : public Family {
 public:
   std::string name() const override { return "composed"; }
@@ -119,6 +126,7 @@ public:
   std::vector<std::string> attr_keys() const override;
   const std::vector<std::string>& warning_names() const override;
   void enumerate(const Context&, RunSink&) const override {} // built from the command line
+  bool enumerated() const override { return false; }
   Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t i) const override;
   Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t i) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;

@@ -75,6 +75,9 @@ public:
   // preferred order (the order inside a status). The framework adds the warnings that apply
   // to every family, filters by intra_board_topo, and applies the status order and the cap.
   virtual void enumerate(const Context& ctx, RunSink& out) const = 0;
+  // False for a family whose candidates come from elsewhere (the command line: composed
+  // networks), whose enumerate() returns nothing.
+  virtual bool enumerated() const { return true; }
   // Candidate i of a run (family_attrs, n_endpoint, derived_chips_per_board, family warnings).
   virtual Candidate make(const Context& ctx, const CandidateRun& run, std::int64_t i) const = 0;
   // An integer family attribute of candidate i of a run without making the candidate (for

@@ -6,7 +6,7 @@
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 exec </dev/null
 
-families="fat-tree dragonfly dragonfly+ torus mesh hypercube hyperx ring full-mesh single-switch"
+families="fat-tree dragonfly dragonfly+ torus mesh hypercube hyperx ring full-mesh single-switch composed"
 # describe TOOL KEY NAMES...: the registry list KEY of TOOL names exactly NAMES, in order, as JSON
 # and as text (each name a line of its own under the heading KEY in capitals).
 describe() {

@@ -16,6 +16,15 @@
 
 namespace icnkit::test {
 
+// The families topo-enum enumerates (every registered one but those built from the command
+// line).
+inline std::vector<const topo::Family*> enumerated_families() {
+  std::vector<const topo::Family*> out;
+  for (const topo::Family* f : topo::families())
+    if (f->enumerated()) out.push_back(f);
+  return out;
+}
+
 // The kind of icnkit::Error that `f` throws; fails the test when it throws none.
 inline ErrorKind kind_of(const std::function<void()>& f) {
   try {

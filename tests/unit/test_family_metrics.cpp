@@ -262,7 +262,7 @@ TEST_CASE("every family: metrics equal exact computation on the built graph",
           "[family-metrics][slow]") {
   // Per family: networks generated, diameters and path diversities checked exactly.
   std::map<std::string, std::int64_t> generated, diameters, diversities;
-  for (const Family* f : families()) {
+  for (const Family* f : test::enumerated_families()) {
     // 256 chips only where the networks stay small (their exact checks: diameter only).
     std::vector<std::int64_t> sizes = {16, 32, 64, 128};
     if (f->name() == "fat-tree" || f->name() == "dragonfly+") sizes.push_back(256);
@@ -345,7 +345,7 @@ TEST_CASE("every family: metrics equal exact computation on the built graph",
                           << " path diversities checked exactly (per family generated/"
                              "diameter/path diversity: "
                           << s.str() << ")");
-  CHECK(generated.size() == families().size());
+  CHECK(generated.size() == test::enumerated_families().size());
   CHECK(all[0] >= 4000);
   CHECK(all[1] >= 3000);
   CHECK(all[2] >= 1500);
@@ -359,7 +359,7 @@ TEST_CASE("every family: the bisection is never below the brute-force minimum, a
   std::string worst_id;
   // Per family: networks, and heuristic figures / those equal to the minimum.
   std::map<std::string, std::int64_t> per_family, heur, heur_exact;
-  for (const Family* f : families()) {
+  for (const Family* f : test::enumerated_families()) {
     per_family[f->name()] = heur[f->name()] = heur_exact[f->name()] = 0;
     for (std::int64_t n_chip : {8, 12, 16})
       for (IntraBoardTopo t : kIntras)

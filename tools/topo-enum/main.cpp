@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
           fams = topo::families();
         else
           fams.push_back(&topo::require_family(family, "--family"));
+        if (!fams.front()->enumerated())
+          fail_usage("--family", family + " networks are not enumerated: topo-gen builds them "
+                                          "(--scale-up/--scale-out or --preset)");
         Document d;
         d.context = ctx;
         std::optional<topo::SortSpec> sort;

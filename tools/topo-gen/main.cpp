@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   std::int64_t fail_random = 0;
   std::vector<std::int64_t> fail_ocs;
   std::vector<std::string> fail_switches;
+  std::vector<std::int64_t> fail_planes;
   bool twist = false;
   std::uint64_t seed = 1;
   CLI::Option *o_seed = nullptr, *o_input = nullptr;
@@ -84,6 +85,10 @@ int main(int argc, char** argv) {
                        "Fail K links chosen at random (with --seed)");
         app.add_option("--fail-switch", fail_switches,
                        "Fail a switch (its node id) and every link it has")
+            ->take_all();
+        app.add_option("--fail-plane", fail_planes,
+                       "Fail plane P (0-based) of a composed network's scale-out: every leaf, "
+                       "spine and core switch of that plane, and their links")
             ->take_all();
         app.add_option("--fail-ocs", fail_ocs,
                        "Fail optical circuit switch I (0..47) of a torus of 4x4x4 cubes (TPU "
@@ -160,6 +165,12 @@ int main(int argc, char** argv) {
           d = tool::load(c);
         }
         topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed, fail_ocs, fail_switches};
+        // A failed plane is every switch of it.
+        const auto add_planes = [&](const topo::Network& n) {
+          for (std::int64_t p : fail_planes)
+            for (std::int64_t v : topo::plane_switches(n, p, "--fail-plane"))
+              fr.switches.push_back(std::to_string(v));
+        };
         Document out;
         if (d.network) {
           // The document's network is kept exactly; options may only agree with it, and
@@ -168,6 +179,7 @@ int main(int argc, char** argv) {
                                    d.candidates ? &*d.candidates : nullptr, req);
           out = std::move(d);
           const std::string before = out.network->fingerprint;
+          add_planes(*out.network);
           auto faults = topo::make_faults(*out.network, fr, out.faults ? &*out.faults : nullptr);
           out.faults.reset();
           if (!faults.empty()) out.faults = faults;
@@ -212,6 +224,7 @@ int main(int argc, char** argv) {
           out.candidate = cand;
           out.ext = d.ext;
           out.network = topo::generate(*d.context, cand, go);
+          add_planes(*out.network);
           auto faults = topo::make_faults(*out.network, fr);
           if (!faults.empty()) out.faults = faults;
           refresh_fingerprint(out);
