@@ -87,6 +87,26 @@ a = json.load(open('$T/small.an.json'))['report']['time_s']
 f = json.load(open('$T/small.flit.json'))['report']['time_s']
 sys.exit(not abs(f - a) <= 0.05 * a)"
 
+# --- Twin planes (DGX B300's compute fabric): a failed plane halves the bandwidth between
+# nodes instead of stopping the job. 8 nodes of 8 GPUs, each GPU's NIC with a port on each of
+# 2 planes; the all-reduce of each node's S/8 shard across the 8 nodes: 2 x 7 ring steps of S/64
+# through 2 x 50 GB/s, then through the surviving plane's 50 GB/s, 4 hops of 1 us each way.
+twin="--scale-up switch:8,switches=2 --scale-out rail-optimized:domains=8,unit=4,radix=16,planes=2"
+topo-gen $twin --link-bw 50GB/s,c2c=450GB/s --link-latency 1us,c2c=100ns >"$T/twin.json"
+topo-gen -i "$T/twin.json" --fail-plane 0 >"$T/twin.f.json"
+check "a failed plane: its 20 switches and their 128 links" test \
+  "$(jget "$T/twin.f.json" "(len(d['faults']['switches']), len(d['faults']['links']), d['network']['metrics']['degraded']['connected'])")" = "(20, 128, True)"
+S=67108864
+for f in twin twin.f; do
+  topo-route --algorithm minimal <"$T/$f.json" \
+    | coll-sched --collective all-reduce --algorithm hierarchical --bytes 64MiB | net-sim >"$T/$f.ar.json"
+done
+across() { jget "$1" "sum(p['time_s'] for p in d['report']['phases'] if p['name'].startswith('stage1'))"; }
+closed "twin planes: across the nodes" "$(across "$T/twin.ar.json")" "$(python3 -c "print(2*7*($S/64/100e9 + 4e-6))")"
+closed "one plane failed: across the nodes" "$(across "$T/twin.f.ar.json")" "$(python3 -c "print(2*7*($S/64/50e9 + 4e-6))")"
+expect_exit 2 - topo-gen -i "$T/twin.json" --fail-plane 2
+expect_exit 2 - topo-gen --torus 4x4 --fail-plane 0
+
 # --- Refusals: one line, exit 2.
 expect_exit 2 - topo-gen --scale-up switch:8 --scale-out rail-optimized:domains=64,unit=32,up=40
 expect_exit 2 - topo-gen --scale-up switch:8
