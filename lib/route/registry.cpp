@@ -6,6 +6,7 @@
 #include "route/hoe.hpp"
 #include "route/hyperx_dor.hpp"
 #include "route/minimal.hpp"
+#include "route/rail.hpp"
 #include "route/wfr.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -104,6 +105,14 @@ Built build_minimal(const json& params, const topo::Network& n, const topo::Faul
 
 Built build_dmodk(const json&, const topo::Network& n, const topo::Faults&, const ParamErrors&) {
   return Built{std::make_unique<DmodkRouting>(n), json::object()};
+}
+
+Built build_rail(const json& params, const topo::Network& n, const topo::Faults& f,
+                 const ParamErrors&) {
+  const std::string path = params.at("rail_path").get<std::string>();
+  return Built{
+      std::make_unique<RailRouting>(n, f, path == "pxn" ? RailPath::Pxn : RailPath::RailAligned),
+      json{{"rail_path", path}}};
 }
 
 Built build_dragonfly_min(const json&, const topo::Network& n, const topo::Faults&,
@@ -284,6 +293,33 @@ const std::vector<Algorithm>& algorithms() {
                       "Topology, ISCA 2008; BookSim 2.0 dragonflynew";
     dfmin.build = build_dragonfly_min;
     v.push_back(std::move(dfmin));
+
+    Algorithm rail;
+    rail.name = "rail";
+    rail.summary =
+        "Composed networks (a scale-up domain in every node of a rail Clos): shortest scale-up "
+        "paths inside a domain; between domains pxn (to the source domain's chip at the "
+        "destination's position, then its NIC over the scale-out network) or rail-aligned (the "
+        "source's own NIC to the destination domain's chip on that rail, then the scale-up "
+        "domain). ECMP over equal choices, around faults; one VC; the only way across the rails "
+        "of a rail-only network.";
+    rail.reference = "NCCL PXN (PCI x NVLink, NCCL 2.12); Wang et al., Rail-only: A Low-Cost "
+                     "High-Performance Network for Training LLMs with Trillion Parameters, 2023";
+    rail.params = {
+        {"rail_path",
+         "--rail-path",
+         ParamType::Choice,
+         "how traffic between domains reaches the destination's rail: pxn = through the source "
+         "domain's scale-up first; rail-aligned = on the source's rail, through the destination "
+         "domain's scale-up last",
+         json("pxn"),
+         "pxn",
+         {"pxn", "rail-aligned"},
+         "pxn, rail-aligned",
+         ""},
+    };
+    rail.build = build_rail;
+    v.push_back(std::move(rail));
     return v;
   }();
   return list;

@@ -27,7 +27,7 @@ std::int64_t default_hop_limit(const topo::Network& n) {
 
 namespace {
 
-// Fault-free shortest hops to one destination at a time, for the path stretch: closed forms on
+// Fault-free shortest hops to one destination at a time, for the path stretch (0: unknown): closed forms on
 // regular tori and meshes (sum over dimensions of the ring or line distance), a BFS otherwise.
 class Shortest {
 public:
@@ -44,7 +44,10 @@ public:
     if (sizes_.empty()) distances_to(n_, adj_, dst, {}, {}, dist_);
   }
   std::int64_t hops(std::int64_t src) const {
-    if (sizes_.empty()) return dist_[static_cast<std::size_t>(src)];
+    // Unknown (0: left out of the stretch) where only chips as transit connect the pair: a
+    // rail-only network's rails meet in the scale-up domain, which the BFS, like minimal
+    // routing, does not cross.
+    if (sizes_.empty()) return std::max<std::int64_t>(0, dist_[static_cast<std::size_t>(src)]);
     std::int64_t h = 0, a = src, b = dst_;
     for (int s : sizes_) {
       const std::int64_t x = a % s, y = b % s;

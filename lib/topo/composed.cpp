@@ -465,26 +465,29 @@ std::pair<Context, Candidate> composed_candidate(const ComposedParams& p,
   return {ctx, c};
 }
 
+ComposedShape composed_shape_of(const Network& n, const std::string& where) {
+  if (n.family != "composed")
+    fail_infeasible(where, "needs a composed network (topo-gen --scale-up/--scale-out or "
+                           "--preset), not a " +
+                               n.family);
+  ObjReader attrs(n.metrics.family_attrs, "", "/network/metrics/family_attrs");
+  return composed_shape(read_params(attrs), ErrorKind::Input, "/network/metrics/family_attrs");
+}
+
 std::vector<std::int64_t> plane_switches(const Network& n, std::int64_t plane,
                                          const std::string& where) {
   if (n.family != "composed")
     fail_usage(where, "planes belong to composed networks, not to a " + n.family);
-  const json& a = n.metrics.family_attrs;
-  const std::int64_t planes = a.value("planes", std::int64_t{0});
+  const ComposedShape s = composed_shape_of(n, where);
+  const std::int64_t planes = s.p.planes;
   if (plane < 0 || plane >= planes)
     fail_usage(where, "the network has " + std::to_string(planes) + " plane" +
                           (planes == 1 ? "" : "s") + " (0.." + std::to_string(planes - 1) +
                           "), not " + std::to_string(plane));
-  const std::int64_t per_plane =
-      (a.at("leaves").get<std::int64_t>() + a.at("spines").get<std::int64_t>() +
-       a.at("cores").get<std::int64_t>()) /
-      planes;
-  const std::int64_t first =
-      n.n_chip +
-      a.at("domains").get<std::int64_t>() * a.at("scale_up_switches").get<std::int64_t>() +
-      plane * per_plane;
+  const ComposedLayout at(s);
   std::vector<std::int64_t> out;
-  for (std::int64_t v = first; v < first + per_plane; ++v) out.push_back(v);
+  for (std::int64_t v = 0; v < at.per_plane; ++v)
+    out.push_back(at.out_base + plane * at.per_plane + v);
   return out;
 }
 

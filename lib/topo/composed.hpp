@@ -103,6 +103,22 @@ ComposedParams parse_composition(const std::string& scale_up, const std::string&
 // The family_attrs of a composed network (every parameter and the derived switch counts).
 json composed_attrs(const ComposedShape& s);
 
+// The shape of a composed network from its family_attrs; Error(Infeasible) at `where` when the
+// network is not composed.
+ComposedShape composed_shape_of(const Network& n, const std::string& where);
+// Where a composed network's nodes are: chips 0..N D-1 (domain-major), then every domain's
+// scale-up switches (domain-major), then plane by plane the leaves (unit-major, rail-minor),
+// spines ((rail, block)-major in 3 tiers and rail-only; one set in 2 tiers) and cores
+// (group-major).
+struct ComposedLayout {
+  std::int64_t up_base = 0;   // the first scale-up switch
+  std::int64_t out_base = 0;  // the first scale-out switch
+  std::int64_t per_plane = 0; // scale-out switches per plane
+  explicit ComposedLayout(const ComposedShape& s)
+      : up_base(s.p.domains * s.p.domain_chips), out_base(up_base + s.up_switch_count),
+        per_plane(s.leaves + s.spines + s.cores) {}
+};
+
 // The scale-out switches of plane `plane` (0-based) of a composed network, by node id: what
 // topo-gen --fail-plane fails. Error(Usage) naming `where` when the network is not composed
 // or has no such plane.

@@ -52,21 +52,28 @@ want=$(python3 -c "S=$S; print(7*(S/8/900e9 + 2*100e-9) + 127*S/128/50e9 + 31*2e
 closed "dgx hierarchical all-to-all" "$(jget "$T/a2a.json" "d['report']['time_s']")" "$want"
 
 # --- 8 GB200 NVL72 racks: 72 GPUs on 18 NVSwitch chips per rack, compute trays of 4.
-topo-gen --preset gb200-nvl72 racks=8 | topo-route --algorithm minimal >"$T/nvl.r.json"
-check "nvl72: minimal routing is deadlock-free" test "$(jget "$T/nvl.r.json" "d['routing']['verification']['deadlock_free']")" = True
-coll-sched -i "$T/nvl.r.json" --collective all-reduce --algorithm hierarchical --hierarchy rack \
-  --level-algorithms ring,ring --bytes 64MiB | net-sim >"$T/nvl.ar.json"
-# Inside the rack: 71 ring steps of S/72. A GPU's ring neighbour on another compute tray is
-# 2 hops away only through the 18 NVSwitch chips (900 GB/s, 200 ns); on its own tray also
-# through their shared leaf (one more 50 GB/s path of 2 us): minimal routing splits such a
-# flow evenly over its 19 shortest paths, 950 GB/s at the mean latency (18 x 0.2 + 2)/19 us,
-# and the step ends with the slower of the two kinds of flow. Across the 8 racks: 2 x 7 steps
-# of S/576 through the NIC to the same tray position of the next rack (its leaf: 2 hops).
+topo-gen --preset gb200-nvl72 racks=8 >"$T/nvl.json"
+topo-route --algorithm minimal <"$T/nvl.json" >"$T/nvl.r.json"
+topo-route --algorithm rail <"$T/nvl.json" >"$T/nvl.rail.json"
+for r in r rail; do
+  check "nvl72 ($r): deadlock-free, every pair reachable" test \
+    "$(jget "$T/nvl.$r.json" "(d['routing']['verification']['deadlock_free'], d['routing']['verification']['unreachable_pairs'])")" = "(True, 0)"
+  coll-sched -i "$T/nvl.$r.json" --collective all-reduce --algorithm hierarchical --hierarchy rack \
+    --level-algorithms ring,ring --bytes 64MiB | net-sim >"$T/nvl.ar.$r.json"
+done
+# Inside the rack: 71 ring steps of S/72 through the 18 NVSwitch chips (900 GB/s, two 100 ns
+# hops); across the 8 racks: 2 x 7 steps of S/576 through the NIC to the same tray position of
+# the next rack (its leaf: 2 hops of 1 us). That is the rail routing's time. Minimal routing
+# also takes a GPU's ring neighbour on its own compute tray through their shared leaf (2 hops
+# too): it splits such a flow evenly over its 19 shortest paths, 950 GB/s at the mean latency
+# (18 x 0.2 + 2)/19 us, and a step ends with the slower of the two kinds of flow.
+want=$(python3 -c "S=$S; print(2*71*(S/72/900e9 + 2*100e-9) + 2*7*(S/576/50e9 + 2e-6))")
+closed "nvl72 hierarchical all-reduce, rail routing" "$(jget "$T/nvl.ar.rail.json" "d['report']['time_s']")" "$want"
 want=$(python3 -c "
 S=$S; b = S/72
 step = max(b/900e9 + 200e-9, b/950e9 + (18*200e-9 + 2e-6)/19)
 print(2*71*step + 2*7*(S/576/50e9 + 2e-6))")
-closed "nvl72 hierarchical all-reduce" "$(jget "$T/nvl.ar.json" "d['report']['time_s']")" "$want"
+closed "nvl72 hierarchical all-reduce, minimal routing" "$(jget "$T/nvl.ar.r.json" "d['report']['time_s']")" "$want"
 coll-sched -i "$T/nvl.r.json" --collective all-to-all --algorithm direct --bytes 1MiB \
   | net-sim >"$T/nvl.a2a.json"
 # Every GPU sends 504 of its 576 items through its NIC: at least 504/576 S / 50 GB/s.
@@ -86,6 +93,22 @@ import json, sys
 a = json.load(open('$T/small.an.json'))['report']['time_s']
 f = json.load(open('$T/small.flit.json'))['report']['time_s']
 sys.exit(not abs(f - a) <= 0.05 * a)"
+
+# --- Rail-only (one Clos per rail, no spine): minimal routing, which never forwards through a
+# chip, leaves the cross-rail pairs unreachable; rail routing crosses the rails inside the
+# scale-up domain, both ways round, deadlock-free.
+topo-gen --scale-up switch:4,switches=2 --scale-out rail-only:domains=4,radix=8 >"$T/ro.json"
+topo-route --algorithm minimal <"$T/ro.json" >"$T/ro.min.json" 2>/dev/null
+check "rail-only: minimal leaves 144 of 240 pairs unreachable" test "$(jget "$T/ro.min.json" "d['routing']['verification']['unreachable_pairs']")" = 144
+for m in pxn rail-aligned; do
+  topo-route --algorithm rail --rail-path $m <"$T/ro.json" >"$T/ro.$m.json"
+  check "rail-only, $m: deadlock-free, every pair reachable" test \
+    "$(jget "$T/ro.$m.json" "(d['routing']['verification']['deadlock_free'], d['routing']['verification']['unreachable_pairs'], d['routing']['params']['rail_path'])")" = "(True, 0, '$m')"
+  expect_ok coll-sched -i "$T/ro.$m.json" --collective all-to-all --algorithm direct --bytes 1MiB
+done
+topo-gen --torus 4x4 >"$T/t44.json"
+expect_exit 4 "$T/t44.json" topo-route --algorithm rail
+expect_exit 2 - topo-route --algorithm rail --rail-path sideways -i "$T/ro.json"
 
 # --- Twin planes (DGX B300's compute fabric): a failed plane halves the bandwidth between
 # nodes instead of stopping the job. 8 nodes of 8 GPUs, each GPU's NIC with a port on each of

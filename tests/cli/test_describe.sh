@@ -31,7 +31,7 @@ describe() {
 describe topo-enum families $families
 describe topo-gen families $families
 describe topo-gen formats json networkx graphml dot booksim
-describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk dragonfly-min
+describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk dragonfly-min rail
 describe coll-sched collectives all-to-all all-reduce reduce-scatter all-gather broadcast reduce
 describe coll-sched algorithms ring bidirectional-ring halfring foldedring foldedring-ring mate matee direct \
   halving-doubling bruck pairwise hierarchical binomial double-binary-tree chain in-network

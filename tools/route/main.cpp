@@ -107,7 +107,7 @@ void print_path(const route::RoutingFunction& fn, const std::string& algorithm,
 
 int main(int argc, char** argv) {
   std::string algorithm = "dor";
-  std::string dim_order, tie, paths, vc_scheme, dateline_vc;
+  std::string dim_order, tie, paths, vc_scheme, dateline_vc, rail_path;
   bool no_dateline = false, load = false;
   std::string load_traffic, load_hotspot;
   std::uint64_t load_seed = 0;
@@ -128,8 +128,10 @@ int main(int argc, char** argv) {
       "Algorithms: dor (torus, mesh, hyperx), wfr (torus with faults), odd-even and fthoe (2-D "
       "mesh),\n"
       "dmodk (fat-tree), dragonfly-min (dragonfly), minimal (any network; hop-count VCs make it\n"
-      "deadlock-free).\n\n"
+      "deadlock-free), rail (composed networks: scale-up domain and rails, pxn or "
+      "rail-aligned).\n\n"
       "Examples:\n"
+      "  topo-gen --preset dgx-superpod su=4 | topo-route --algorithm rail --rail-path pxn\n"
       "  topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route --algorithm "
       "dor\n"
       "  topo-gen -i cands.json --pick 'torus:4x4x4/b1x1x1' --fail-link '(1,1,0)-(2,1,0)' \\\n"
@@ -161,6 +163,8 @@ int main(int argc, char** argv) {
             ->check(CLI::IsMember(route::param_choices("paths")));
         app.add_option("--vc-scheme", vc_scheme, route::param_help("vc_scheme"))
             ->check(CLI::IsMember(route::param_choices("vc_scheme")));
+        app.add_option("--rail-path", rail_path, route::param_help("rail_path"))
+            ->check(CLI::IsMember(route::param_choices("rail_path")));
         app.add_option("--path", path,
                        "Print the path from SRC to DST (chip ids or '(x,y,z)') and stop")
             ->expected(2)
@@ -208,6 +212,7 @@ int main(int argc, char** argv) {
         if (no_dateline) given["dateline"] = false;
         if (!dateline_vc.empty()) given["dateline_vc"] = dateline_vc;
         if (!paths.empty()) given["paths"] = paths;
+        if (!rail_path.empty()) given["rail_path"] = rail_path;
         if (!vc_scheme.empty()) given["vc_scheme"] = vc_scheme;
         json params = route::complete_params(*a, given, cli);
         if (!load && (!load_traffic.empty() || !load_hotspot.empty()))

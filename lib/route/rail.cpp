@@ -1,0 +1,239 @@
+#include "route/rail.hpp"
+
+#include <algorithm>
+#include <deque>
+
+namespace icnkit::route {
+
+RailRouting::RailRouting(const topo::Network& n, const topo::Faults& f, RailPath mode)
+    : n_(n), s_(topo::composed_shape_of(n, "--algorithm rail")), at_(s_), mode_(mode), adj_(n) {
+  if (!f.empty() || !f.switches.empty()) {
+    down_links_ = f.down_links(n);
+    down_nodes_ = f.down_chips(n);
+  }
+  D_ = s_.p.domain_chips;
+  S_ = s_.p.scale_up == "switch" ? s_.p.up_switches : 0;
+  has_up_ = s_.p.scale_up != "none" && D_ > 1;
+  has_out_ = s_.p.scale_out != "none";
+  per_rail_ = has_out_ ? D_ * s_.p.nics / s_.p.rails : 1;
+  hop_vcs_ = s_.p.scale_up == "ring" && D_ >= 4;
+  // The longest path: half the ring at each end (rail-aligned and pxn use one end each, a
+  // same-domain pair the ring alone) plus a chip-leaf-...-leaf-chip scale-out path.
+  if (hop_vcs_) vcs_ = static_cast<int>(2 * (D_ / 2) + (has_out_ ? 2 * s_.p.tiers : 0));
+  const auto V = n.nodes.size();
+  role_.assign(V, Role::Chip);
+  for (std::size_t v = static_cast<std::size_t>(n.n_chip); v < V; ++v) {
+    const auto id = static_cast<std::int64_t>(v);
+    if (id < at_.out_base) {
+      role_[v] = Role::UpSwitch;
+    } else {
+      const std::int64_t i = (id - at_.out_base) % at_.per_plane;
+      role_[v] = i < s_.leaves ? Role::Leaf : i < s_.leaves + s_.spines ? Role::Spine : Role::Core;
+    }
+  }
+  auto chip_down = [&](std::int64_t v) {
+    return v < n.n_chip && !down_nodes_.empty() && down_nodes_[static_cast<std::size_t>(v)];
+  };
+  // Scale-up hops inside every domain, to each of its chips.
+  const std::int64_t W = D_ + S_, N = s_.p.domains;
+  if (has_up_) {
+    up_dist_.assign(static_cast<std::size_t>(N * D_ * W), kFar);
+    std::vector<std::int64_t> queue;
+    for (std::int64_t d = 0; d < N; ++d)
+      for (std::int64_t i = 0; i < D_; ++i) {
+        const std::int64_t x = d * D_ + i;
+        if (chip_down(x)) continue;
+        std::uint8_t* dist = up_dist_.data() + (x * W);
+        queue.assign(1, x);
+        dist[local_of(x)] = 0;
+        for (std::size_t q = 0; q < queue.size(); ++q) {
+          const std::int64_t v = queue[q];
+          const std::int32_t* nb = adj_.neighbours(v);
+          for (const std::int64_t* c = adj_.begin(v); c != adj_.end(v); ++c, ++nb) {
+            const std::int64_t w = *nb;
+            if (role_[static_cast<std::size_t>(w)] != Role::Chip &&
+                role_[static_cast<std::size_t>(w)] != Role::UpSwitch)
+              continue;
+            if (domain_of(w) != d || !live(*c) || chip_down(w)) continue;
+            std::uint8_t& dw = dist[local_of(w)];
+            if (dw != kFar) continue;
+            dw = static_cast<std::uint8_t>(std::min<int>(dist[local_of(v)] + 1, kFar - 1));
+            queue.push_back(w);
+          }
+        }
+      }
+  }
+  if (!has_out_) return;
+  // Scale-out switch hops to every leaf.
+  const std::int64_t OUT = s_.p.planes * at_.per_plane;
+  const std::int64_t leaves = s_.p.planes * s_.leaves;
+  leaf_dist_.assign(static_cast<std::size_t>(leaves * OUT), kFar);
+  std::vector<std::int64_t> queue;
+  for (std::int64_t l = 0; l < leaves; ++l) {
+    const std::int64_t leaf = at_.out_base + (l / s_.leaves) * at_.per_plane + l % s_.leaves;
+    std::uint8_t* dist = leaf_dist_.data() + l * OUT;
+    queue.assign(1, leaf);
+    dist[leaf - at_.out_base] = 0;
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const std::int64_t v = queue[q];
+      const std::int32_t* nb = adj_.neighbours(v);
+      for (const std::int64_t* c = adj_.begin(v); c != adj_.end(v); ++c, ++nb) {
+        const std::int64_t w = *nb;
+        if (w < at_.out_base || !live(*c)) continue;
+        std::uint8_t& dw = dist[w - at_.out_base];
+        if (dw != kFar) continue;
+        dw = static_cast<std::uint8_t>(std::min<int>(dist[v - at_.out_base] + 1, kFar - 1));
+        queue.push_back(w);
+      }
+    }
+  }
+  nic_ch_.resize(static_cast<std::size_t>(n.n_chip));
+  nic_leaf_.resize(static_cast<std::size_t>(n.n_chip));
+  for (std::int64_t c = 0; c < n.n_chip; ++c) {
+    if (chip_down(c)) continue;
+    const std::int32_t* nb = adj_.neighbours(c);
+    for (const std::int64_t* ch = adj_.begin(c); ch != adj_.end(c); ++ch, ++nb)
+      if (role_[static_cast<std::size_t>(*nb)] == Role::Leaf && live(*ch)) {
+        nic_ch_[static_cast<std::size_t>(c)].push_back(*ch);
+        nic_leaf_[static_cast<std::size_t>(c)].push_back(*nb);
+      }
+  }
+}
+
+std::int64_t RailRouting::domain_of(std::int64_t v) const {
+  return v < n_.n_chip ? v / D_ : (v - at_.up_base) / S_;
+}
+
+std::int64_t RailRouting::local_of(std::int64_t v) const {
+  return v < n_.n_chip ? v % D_ : D_ + (v - at_.up_base) % S_;
+}
+
+int RailRouting::up_distance(std::int64_t v, std::int64_t x) const {
+  return up_dist_[static_cast<std::size_t>(x * (D_ + S_) + local_of(v))];
+}
+
+int RailRouting::out_distance(std::int64_t v, std::int64_t x) const {
+  const std::int64_t OUT = s_.p.planes * at_.per_plane;
+  int best = kFar;
+  for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(x)]) {
+    const std::int64_t l =
+        ((a - at_.out_base) / at_.per_plane) * s_.leaves + (a - at_.out_base) % at_.per_plane;
+    best = std::min<int>(best, leaf_dist_[static_cast<std::size_t>(l * OUT + v - at_.out_base)]);
+  }
+  return best == kFar ? kFar : best + 1;
+}
+
+std::int64_t RailRouting::rail_of_leaf(std::int64_t leaf) const {
+  return ((leaf - at_.out_base) % at_.per_plane) % s_.p.rails;
+}
+
+bool RailRouting::chip_on_rail(std::int64_t chip, std::int64_t r) const {
+  const std::int64_t first = (chip % D_) * s_.p.nics;
+  return first / per_rail_ <= r && r <= (first + s_.p.nics - 1) / per_rail_;
+}
+
+std::int64_t RailRouting::rail_chip(std::int64_t domain, std::int64_t r, std::int64_t dst) const {
+  if (dst / D_ == domain && chip_on_rail(dst, r)) return dst;
+  return domain * D_ + r * per_rail_ / s_.p.nics;
+}
+
+std::int64_t RailRouting::rail_here(std::int64_t v, std::int64_t in, std::int64_t dst) const {
+  const Role r = role_[static_cast<std::size_t>(v)];
+  if (r == Role::Leaf) return rail_of_leaf(v);
+  const bool rail_spines = s_.p.tiers == 3 || s_.p.scale_out == "rail-only";
+  if (r == Role::Spine && rail_spines) {
+    const std::int64_t i = (v - at_.out_base) % at_.per_plane - s_.leaves;
+    return i / ((s_.units / s_.block_units) * s_.spines_per_block);
+  }
+  if (in >= 0) {
+    const std::int64_t from = n_.channel_src(in);
+    if (from >= at_.out_base) return rail_here(from, -1, dst);
+  }
+  return (dst % D_) * s_.p.nics / per_rail_;
+}
+
+void RailRouting::toward_up(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const {
+  const int dv = up_distance(v, x);
+  if (dv == kFar || dv == 0) return;
+  const std::int64_t d = x / D_;
+  const std::int32_t* nb = adj_.neighbours(v);
+  for (const std::int64_t* c = adj_.begin(v); c != adj_.end(v); ++c, ++nb) {
+    const std::int64_t w = *nb;
+    const Role rw = role_[static_cast<std::size_t>(w)];
+    if ((rw != Role::Chip && rw != Role::UpSwitch) || domain_of(w) != d || !live(*c)) continue;
+    if (up_distance(w, x) == dv - 1) out.push_back({*c, 0, 0});
+  }
+}
+
+void RailRouting::toward_out(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const {
+  if (role_[static_cast<std::size_t>(v)] == Role::Chip) {
+    const auto& ch = nic_ch_[static_cast<std::size_t>(v)];
+    const auto& leaf = nic_leaf_[static_cast<std::size_t>(v)];
+    int best = kFar;
+    for (std::int64_t a : leaf) best = std::min(best, out_distance(a, x));
+    if (best == kFar) return;
+    for (std::size_t i = 0; i < ch.size(); ++i)
+      if (out_distance(leaf[i], x) == best) out.push_back({ch[i], 0, 0});
+    return;
+  }
+  const int dv = out_distance(v, x);
+  if (dv == kFar) return;
+  const std::int32_t* nb = adj_.neighbours(v);
+  for (const std::int64_t* c = adj_.begin(v); c != adj_.end(v); ++c, ++nb) {
+    const std::int64_t w = *nb;
+    if (!live(*c)) continue;
+    if (dv == 1 ? w == x : (w >= at_.out_base && out_distance(w, x) == dv - 1))
+      out.push_back({*c, 0, 0});
+  }
+}
+
+void RailRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {
+  choose(p, out);
+  if (hop_vcs_)
+    for (Choice& c : out) c.vc = p.in_channel < 0 ? 0 : p.vc + 1;
+}
+
+void RailRouting::choose(const PacketState& p, std::vector<Choice>& out) const {
+  out.clear();
+  const std::int64_t v = p.node, t = p.dst;
+  if (v == t) return;
+  const Role r = role_[static_cast<std::size_t>(v)];
+  const std::int64_t dt = t / D_;
+  if (r == Role::Chip || r == Role::UpSwitch) {
+    const std::int64_t dv = domain_of(v);
+    if (!has_out_ || (dv == dt && has_up_)) return toward_up(v, t, out);
+    if (!has_up_) {
+      if (r == Role::Chip) toward_out(v, t, out);
+      return;
+    }
+    if (mode_ == RailPath::Pxn) {
+      const std::int64_t relay = dv * D_ + t % D_;
+      return v == relay ? toward_out(v, t, out) : toward_up(v, relay, out);
+    }
+    if (r != Role::Chip) return; // rail-aligned never enters another domain's scale-up
+    // Out of every NIC towards the destination domain's chip on that NIC's rail; the nearest.
+    const auto& ch = nic_ch_[static_cast<std::size_t>(v)];
+    const auto& leaf = nic_leaf_[static_cast<std::size_t>(v)];
+    int best = kFar;
+    std::vector<int> d(leaf.size());
+    for (std::size_t i = 0; i < leaf.size(); ++i) {
+      d[i] = out_distance(leaf[i], rail_chip(dt, rail_of_leaf(leaf[i]), t));
+      best = std::min(best, d[i]);
+    }
+    if (best == kFar) return;
+    for (std::size_t i = 0; i < ch.size(); ++i)
+      if (d[i] == best) out.push_back({ch[i], 0, 0});
+    return;
+  }
+  const std::int64_t x =
+      mode_ == RailPath::Pxn || !has_up_ ? t : rail_chip(dt, rail_here(v, p.in_channel, t), t);
+  toward_out(v, x, out);
+}
+
+std::vector<Choice> RailRouting::route(const PacketState& p) const {
+  std::vector<Choice> out;
+  route_into(p, out);
+  return out;
+}
+
+} // namespace icnkit::route

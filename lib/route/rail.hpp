@@ -1,0 +1,85 @@
+// Routing on composed networks (topo/composed.hpp) the way their clusters route: the scale-up
+// domain and the rails of the scale-out network, never a chip as transit inside the scale-out
+// network, and chips as transit between the two (a GPU relaying through its NVLink and NIC).
+//
+// - Inside a domain: the shortest scale-up paths (through the domain's switch chips, its mesh
+//   or around its ring), every one of equal length permitted (ECMP).
+// - Between domains, `pxn` (NCCL's PXN): first inside the source's domain to its chip at the
+//   destination's position (on the destination's rails), then out of that chip's NICs over the
+//   shortest scale-out paths to the destination. `rail-aligned`: out of the source's own NICs,
+//   over the scale-out network inside their rails to the destination domain's chip on the same
+//   rail (the destination itself when it is on it), then inside that domain to the destination.
+//   Every scale-out choice is a shortest one over the live scale-out switches (ECMP: any spine
+//   of a full-bisection tier). A chip without scale-up links (scale-up none) sends everything
+//   through the scale-out network.
+// - One VC class: a packet crosses from scale-up to scale-out at most once, in one direction
+//   (pxn: up then out; rail-aligned: out then up), and each part is an up-down Clos path or a
+//   shortest path inside a domain; the checker confirms the dependency graph has no cycle. A
+//   ring scale-up of 4 or more chips has chips as transit around its cycle: there the k-th hop
+//   takes VC k (hop-count classes, as minimal routing's), as many as the longest path.
+// - Fault-aware: failed links, chips and switches are left out of the distances; a pair whose
+//   relay chip is down, or whose rail is cut, is unreachable (the checker lists it). On a
+//   rail-only network (one Clos per rail) pxn and rail-aligned are the only ways across rails.
+#pragma once
+#include "route/adjacency.hpp"
+#include "route/routing.hpp"
+#include "topo/composed.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace icnkit::route {
+
+enum class RailPath { Pxn, RailAligned };
+
+class RailRouting : public RoutingFunction {
+public:
+  // Error(Infeasible) when the network is not composed.
+  RailRouting(const topo::Network& n, const topo::Faults& f, RailPath mode);
+
+  int vc_count() const override { return vcs_; }
+  bool source_independent() const override { return true; }
+  std::vector<Choice> route(const PacketState& p) const override;
+  void route_into(const PacketState& p, std::vector<Choice>& out) const override;
+
+private:
+  enum class Role : std::uint8_t { Chip, UpSwitch, Leaf, Spine, Core };
+  static constexpr std::uint8_t kFar = 255;
+
+  bool live(std::int64_t ch) const {
+    return down_links_.empty() || !down_links_[static_cast<std::size_t>(topo::link_of_channel(ch))];
+  }
+  std::int64_t domain_of(std::int64_t v) const;          // chips and scale-up switches
+  std::int64_t local_of(std::int64_t v) const;           // index inside its domain's scale-up graph
+  int up_distance(std::int64_t v, std::int64_t x) const; // v and chip x in one domain
+  int out_distance(std::int64_t v, std::int64_t x) const; // scale-out switch v to chip x
+  std::int64_t rail_of_leaf(std::int64_t leaf) const;
+  // The rail a packet in the scale-out network is on at switch v, having come in on `in`.
+  std::int64_t rail_here(std::int64_t v, std::int64_t in, std::int64_t dst) const;
+  // The chip of `domain` on rail r nearest `dst`: dst itself when it has a NIC on r.
+  std::int64_t rail_chip(std::int64_t domain, std::int64_t r, std::int64_t dst) const;
+  bool chip_on_rail(std::int64_t chip, std::int64_t r) const;
+  void choose(const PacketState& p, std::vector<Choice>& out) const;
+  void toward_up(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const;
+  void toward_out(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const;
+
+  const topo::Network& n_;
+  topo::ComposedShape s_;
+  topo::ComposedLayout at_;
+  RailPath mode_;
+  Adjacency adj_;
+  std::vector<char> down_links_, down_nodes_;
+  std::vector<Role> role_;
+  std::int64_t D_ = 1, S_ = 0, per_rail_ = 1;
+  bool has_up_ = false, has_out_ = false;
+  bool hop_vcs_ = false;
+  int vcs_ = 1;
+  // Per domain, per chip x of it, per local node: scale-up hops to x.
+  std::vector<std::uint8_t> up_dist_;
+  // Per leaf (all planes, in node order), per scale-out switch: switch hops to the leaf.
+  std::vector<std::uint8_t> leaf_dist_;
+  // Per chip: its live NIC channels and the leaves they reach (scale-out switch indices).
+  std::vector<std::vector<std::int64_t>> nic_ch_, nic_leaf_;
+};
+
+} // namespace icnkit::route
