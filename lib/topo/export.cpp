@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -43,7 +44,13 @@ constexpr FormatName kFormats[] = {
      "switched networks in levels, boards as clusters, failed links and chips in dashed red"},
     {ExportFormat::BookSim, "booksim",
      "BookSim 2 anynet: one channel per router pair, latency in cycles of a 1 GHz clock, failed "
-     "links left out"}};
+     "links left out"},
+    {ExportFormat::SimAI, "simai",
+     "SimAI / ns-3 topology text: GPUs, NVSwitches (scale-up switches), switches, one line per "
+     "node pair (parallel links merged, rates summed), failed links left out"},
+    {ExportFormat::AstraSim, "astra-sim",
+     "ASTRA-sim 2 analytical network YAML for networks that are a stack of dimensions (torus, "
+     "ring, full mesh, single switch, composed)"}};
 
 const char* node_kind_name(NodeKind k) {
   return k == NodeKind::Chip ? "chip" : "switch";
@@ -380,6 +387,143 @@ std::vector<std::pair<std::string, std::string>> export_formats() {
   return out;
 }
 
+namespace {
+
+// A figure without trailing zeros ("400", "0.0005").
+std::string figure(double x) {
+  std::ostringstream o;
+  o << std::setprecision(12) << x;
+  return o.str();
+}
+
+std::string export_simai(const Network& n, const Down& down, std::vector<std::string>* notes) {
+  std::vector<std::int64_t> nvswitch, other;
+  for (const Node& v : n.nodes)
+    if (v.kind == NodeKind::Switch) (v.role == "scale-up" ? nvswitch : other).push_back(v.id);
+  struct Pair {
+    double gbps = 0, delay_ms = 0;
+    int links = 0;
+  };
+  std::map<std::pair<std::int64_t, std::int64_t>, Pair> pairs;
+  std::int64_t merged = 0;
+  for (const Link& l : n.links) {
+    if (down.links[static_cast<std::size_t>(l.id)]) continue;
+    Pair& p = pairs[{std::min(l.a, l.b), std::max(l.a, l.b)}];
+    const double ms = l.latency_s * 1e3;
+    p.delay_ms = p.links ? std::min(p.delay_ms, ms) : ms;
+    p.gbps += l.bandwidth_bytes_per_s * 8 / 1e9;
+    merged += p.links++ > 0;
+  }
+  std::int64_t per_server = n.metrics.derived_chips_per_board;
+  if (n.family == "composed") per_server = n.metrics.family_attrs.value("domain_chips", per_server);
+  std::ostringstream o;
+  o << n.nodes.size() << " " << per_server << " " << nvswitch.size() << " " << other.size() << " "
+    << pairs.size() << " H100\n";
+  for (std::size_t i = 0; i < nvswitch.size(); ++i) o << (i ? " " : "") << nvswitch[i];
+  o << "\n";
+  for (std::size_t i = 0; i < other.size(); ++i) o << (i ? " " : "") << other[i];
+  o << "\n";
+  for (const auto& [ab, p] : pairs)
+    o << ab.first << " " << ab.second << " " << figure(p.gbps) << "Gbps " << figure(p.delay_ms)
+      << "ms 0\n";
+  if (notes && merged > 0)
+    notes->push_back("simai: " + std::to_string(merged) +
+                     " parallel links merged into their pair's line (rates summed)");
+  return o.str();
+}
+
+std::string export_astra(const Network& n, const Down& down) {
+  for (char d : down.links)
+    if (d)
+      fail_infeasible("--format astra-sim",
+                      "ASTRA-sim's analytical network has no failed links: export the network "
+                      "without faults");
+  struct Dim {
+    std::string kind;
+    std::int64_t npus;
+    double gbps, ns;
+  };
+  std::vector<Dim> dims;
+  const json& a = n.metrics.family_attrs;
+  auto first = [&](LinkKind k, const char* what) -> const Link& {
+    for (const Link& l : n.links)
+      if (l.kind == k) return l;
+    fail_infeasible("--format astra-sim", std::string("the network has no ") + what + " link");
+  };
+  auto same_speed = [&]() {
+    for (const Link& l : n.links)
+      if (l.bandwidth_bytes_per_s != n.links[0].bandwidth_bytes_per_s ||
+          l.latency_s != n.links[0].latency_s)
+        fail_infeasible("--format astra-sim",
+                        "the " + n.family +
+                            "'s links have several speeds: one dimension has one bandwidth");
+    return n.links.front();
+  };
+  const bool one_per_board = n.metrics.derived_chips_per_board == 1;
+  if (n.family == "torus" && !a.contains("twisted")) {
+    for (const Link& l : n.links)
+      if (l.bandwidth_bytes_per_s != n.links[0].bandwidth_bytes_per_s ||
+          l.latency_s != n.links[0].latency_s)
+        fail_infeasible("--format astra-sim", "the torus's links have several speeds");
+    for (const auto& s : a.at("dimension_sizes"))
+      dims.push_back({"Ring", s.get<std::int64_t>(), n.links[0].bandwidth_bytes_per_s / 1e9,
+                      n.links[0].latency_s * 1e9});
+  } else if (n.family == "ring" && one_per_board) {
+    const Link& l = same_speed();
+    dims.push_back(
+        {"Ring", n.n_chip, l.bandwidth_bytes_per_s / 1e9 * n.chip_radix, l.latency_s * 1e9});
+  } else if (n.family == "full-mesh" && one_per_board) {
+    const Link& l = same_speed();
+    dims.push_back({"FullyConnected", n.n_chip, l.bandwidth_bytes_per_s / 1e9 * n.chip_radix,
+                    l.latency_s * 1e9});
+  } else if (n.family == "single-switch" && one_per_board) {
+    const Link& l = same_speed();
+    dims.push_back(
+        {"Switch", n.n_chip, l.bandwidth_bytes_per_s / 1e9 * n.chip_radix, l.latency_s * 1e9});
+  } else if (n.family == "composed" && a.value("scale_up", "") != "none") {
+    const std::int64_t D = a.at("domain_chips").get<std::int64_t>();
+    const std::int64_t L = a.at("scale_up_links").get<std::int64_t>();
+    const std::string up = a.at("scale_up").get<std::string>();
+    const Link& c = first(LinkKind::C2C, "scale-up");
+    const double bw = c.bandwidth_bytes_per_s / 1e9;
+    if (up == "switch")
+      dims.push_back({"Switch", D, bw * L * a.at("scale_up_switches").get<std::int64_t>(),
+                      2 * c.latency_s * 1e9});
+    else if (up == "full-mesh")
+      dims.push_back({"FullyConnected", D, bw * L, c.latency_s * 1e9});
+    else
+      dims.push_back({"Ring", D, bw * L, c.latency_s * 1e9});
+    if (a.at("scale_out").get<std::string>() != "none") {
+      const Link& nic = first(LinkKind::B2B, "NIC");
+      dims.push_back({"Switch", a.at("domains").get<std::int64_t>(),
+                      nic.bandwidth_bytes_per_s / 1e9 * a.at("nics_per_chip").get<std::int64_t>() *
+                          a.at("planes").get<std::int64_t>(),
+                      2 * a.at("tiers").get<std::int64_t>() * nic.latency_s * 1e9});
+    }
+  } else {
+    fail_infeasible("--format astra-sim",
+                    "a " + n.family +
+                        " network is not a stack of dimensions ASTRA-sim's analytical network "
+                        "expresses (torus, ring, full-mesh and single-switch of one chip per "
+                        "board, composed)");
+  }
+  auto list = [&](auto f) {
+    std::string s = "[ ";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + f(dims[i]);
+    return s + " ]";
+  };
+  std::ostringstream o;
+  o << "# ASTRA-sim analytical network of the icnkit " << n.family << " network " << n.fingerprint
+    << "\n";
+  o << "topology: " << list([](const Dim& d) { return d.kind; }) << "\n";
+  o << "npus_count: " << list([](const Dim& d) { return std::to_string(d.npus); }) << "\n";
+  o << "bandwidth: " << list([](const Dim& d) { return figure(d.gbps); }) << "  # GB/s\n";
+  o << "latency: " << list([](const Dim& d) { return figure(d.ns); }) << "  # ns\n";
+  return o.str();
+}
+
+} // namespace
+
 std::string to_string(ExportFormat f) {
   for (const auto& x : kFormats)
     if (x.format == f) return x.name;
@@ -398,6 +542,10 @@ std::string export_network(const Network& n, const Faults* faults, ExportFormat 
     return export_dot(n, down);
   case ExportFormat::BookSim:
     return export_booksim(n, down, notes);
+  case ExportFormat::SimAI:
+    return export_simai(n, down, notes);
+  case ExportFormat::AstraSim:
+    return export_astra(n, down);
   case ExportFormat::Json:
     break;
   }

@@ -20,6 +20,18 @@
 //             style: failed links and chips are dashed red. `dot -Tsvg` renders it.
 //   booksim   BookSim 2 anynet network file (network_file = ..., topology = anynet): one line per
 //             router, see export_network.
+//   simai     SimAI / ns-3 topology text: "nodes gpus_per_server nvswitches switches links
+//             gpu_type", the scale-up switches' ids (role scale-up), the other switches' ids, then
+//             "a b RATE DELAY 0" per pair of nodes (rate in Gbps, delay in ms): parallel links are
+//             one line with their rates summed and the smallest delay (SimAI keeps one per pair).
+//             Failed links are left out. gpus_per_server is a composed network's domain, else
+//             the board; gpu_type is H100 (SimAI picks its NVLink model from it).
+//   astra-sim ASTRA-sim 2's analytical network YAML, where the network is a stack of dimensions:
+//             a torus (Ring per dimension), a ring (Ring), a full mesh (FullyConnected), a single
+//             switch (Switch), a composed network (its scale-up domain's Ring, FullyConnected or
+//             Switch, then Switch for the scale-out network). bandwidth is a chip's GB/s per
+//             direction into the dimension (a ring: one link), latency a link's ns. Others are
+//             Error(Infeasible); faults are not expressible (Error(Infeasible) too).
 #pragma once
 #include "topo/network.hpp"
 
@@ -29,7 +41,7 @@
 
 namespace icnkit::topo {
 
-enum class ExportFormat { Json, NetworkX, GraphML, Dot, BookSim };
+enum class ExportFormat { Json, NetworkX, GraphML, Dot, BookSim, SimAI, AstraSim };
 
 // "json" | "networkx" | "graphml" | "dot" | "booksim"; anything else is Error(Usage) at `where`
 // listing the formats.

@@ -1,6 +1,7 @@
 // The one explicit list of families. Adding a family: implement Family, add it here.
 #include "topo/basic.hpp"
 #include "topo/composed.hpp"
+#include "topo/custom.hpp"
 #include "topo/dragonfly.hpp"
 #include "topo/family.hpp"
 #include "topo/fat_tree.hpp"
@@ -23,9 +24,10 @@ const std::vector<const Family*>& families() {
   static const BasicFamily ring(BasicKind::Ring), full_mesh(BasicKind::FullMesh),
       single_switch(BasicKind::SingleSwitch);
   static const ComposedFamily composed;
+  static const CustomFamily custom;
   static const std::vector<const Family*> all = {
-      &fat_tree, &dragonfly, &dragonfly_plus, &torus,         &mesh,    &hypercube,
-      &hyperx,   &ring,      &full_mesh,      &single_switch, &composed};
+      &fat_tree, &dragonfly, &dragonfly_plus, &torus,         &mesh,     &hypercube,
+      &hyperx,   &ring,      &full_mesh,      &single_switch, &composed, &custom};
   return all;
 }
 

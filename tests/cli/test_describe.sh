@@ -6,7 +6,7 @@
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 exec </dev/null
 
-families="fat-tree dragonfly dragonfly+ torus mesh hypercube hyperx ring full-mesh single-switch composed"
+families="fat-tree dragonfly dragonfly+ torus mesh hypercube hyperx ring full-mesh single-switch composed custom"
 # describe TOOL KEY NAMES...: the registry list KEY of TOOL names exactly NAMES, in order, as JSON
 # and as text (each name a line of its own under the heading KEY in capitals).
 describe() {
@@ -30,7 +30,7 @@ describe() {
 
 describe topo-enum families $families
 describe topo-gen families $families
-describe topo-gen formats json networkx graphml dot booksim
+describe topo-gen formats json networkx graphml dot booksim simai astra-sim
 describe topo-route algorithms dor wfr odd-even fthoe minimal dmodk dragonfly-min rail
 describe coll-sched collectives all-to-all all-reduce reduce-scatter all-gather broadcast reduce
 describe coll-sched algorithms ring bidirectional-ring halfring foldedring foldedring-ring mate matee direct \

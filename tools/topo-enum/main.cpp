@@ -105,8 +105,10 @@ int main(int argc, char** argv) {
         else
           fams.push_back(&topo::require_family(family, "--family"));
         if (!fams.front()->enumerated())
-          fail_usage("--family", family + " networks are not enumerated: topo-gen builds them "
-                                          "(--scale-up/--scale-out or --preset)");
+          fail_usage("--family",
+                     family + " networks are not enumerated: topo-gen builds them (" +
+                         (family == "custom" ? "--import" : "--scale-up/--scale-out or --preset") +
+                         ")");
         Document d;
         d.context = ctx;
         std::optional<topo::SortSpec> sort;

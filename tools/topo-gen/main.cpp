@@ -6,6 +6,7 @@
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
+#include "topo/import.hpp"
 #include "topo/metrics.hpp"
 #include "topo/presets.hpp"
 #include "topo/reuse.hpp"
@@ -14,7 +15,7 @@
 using namespace icnkit;
 
 int main(int argc, char** argv) {
-  std::string pick, torus_shape, scale_up, scale_out;
+  std::string pick, torus_shape, scale_up, scale_out, import_file, import_format;
   std::vector<std::string> preset;
   bool list_presets = false;
   std::string format = "json";
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
       "  topo-enum --n-chip 128 | topo-gen --pick 'torus:4x4x8/b2x2x2' --twist\n"
       "  topo-gen --torus 5x5x5x5 --link-bw 32GB/s --link-latency 100ns > 4d.json\n"
       "  topo-gen --preset dgx-superpod su=4 > dgx-1024.json\n"
+      "  topo-gen --import cluster.graphml --link-bw 50GB/s | topo-route --algorithm minimal\n"
       "  topo-gen --scale-up switch:8,switches=4 --scale-out rail-optimized:domains=64,unit=32 "
       "--link-bw 50GB/s,c2c=112.5GB/s\n"
       "  topo-enum --n-chip 512 | topo-gen --pick 'torus:8x8x8/b2x2x2' --fail-ocs 0 "
@@ -65,6 +67,13 @@ int main(int argc, char** argv) {
         app.add_option("--preset", preset,
                        "A published system: NAME [key=value ...] (--list-presets shows them)")
             ->expected(1, -1);
+        app.add_option("--import", import_file,
+                       "Read the network from a graph file (family custom): NetworkX node-link "
+                       "JSON, GraphML or an edge list 'A B [BANDWIDTH [LATENCY]]' with "
+                       "'switch NAME' lines");
+        app.add_option("--import-format", import_format,
+                       "networkx, graphml or edgelist (default: by the file's extension: .json, "
+                       ".graphml/.xml, else edgelist)");
         app.add_flag("--list-presets", list_presets,
                      "List the presets, their keys and sources, and exit");
         app.add_option("-p,--pick", pick,
@@ -114,15 +123,17 @@ int main(int argc, char** argv) {
         const topo::ExportFormat fmt = topo::parse_export_format(format);
         if (fail_random < 0) fail_usage("--fail-random-links", "must not be negative");
         // A network named on the command line: --torus, a composition or a preset.
-        const char* direct_option = !torus_shape.empty() ? "--torus"
-                                    : !preset.empty()    ? "--preset"
-                                    : !scale_up.empty()  ? "--scale-up"
-                                    : !scale_out.empty() ? "--scale-out"
-                                                         : nullptr;
+        const char* direct_option = !import_file.empty()   ? "--import"
+                                    : !torus_shape.empty() ? "--torus"
+                                    : !preset.empty()      ? "--preset"
+                                    : !scale_up.empty()    ? "--scale-up"
+                                    : !scale_out.empty()   ? "--scale-out"
+                                                           : nullptr;
         if (direct_option) {
-          const int given =
-              !torus_shape.empty() + !preset.empty() + (!scale_up.empty() || !scale_out.empty());
-          if (given > 1) fail_usage(direct_option, "give one of --torus, --preset, --scale-up");
+          const int given = !torus_shape.empty() + !preset.empty() + !import_file.empty() +
+                            (!scale_up.empty() || !scale_out.empty());
+          if (given > 1)
+            fail_usage(direct_option, "give one of --torus, --preset, --scale-up, --import");
           if (!pick.empty())
             fail_usage("--pick", std::string("does not apply with ") + direct_option);
           if (scale_up.empty() != scale_out.empty())
@@ -153,12 +164,27 @@ int main(int argc, char** argv) {
           if (preset_twist) twist = true;
         }
         req.twist = twist;
+        if (!import_file.empty()) {
+          if (o_input->count() > 0)
+            fail_usage("--import", "reads its network from the file and no document, but -i "
+                                   "gives one");
+          if (!pick.empty() || twist) fail_usage("--import", "takes no --pick or --twist");
+        } else if (!import_format.empty()) {
+          fail_usage("--import-format", "needs --import");
+        }
         if (torus) {
           req.direct = torus->second;
           req.direct_option = direct_option;
         }
         Document d;
-        if (torus && o_input->count() == 0) {
+        std::optional<topo::Imported> imported;
+        if (!import_file.empty()) {
+          const topo::ImportFormat f =
+              import_format.empty() ? topo::import_format_of(import_file)
+                                    : topo::parse_import_format(import_format, "--import-format");
+          imported = topo::import_network(read_input(import_file), f, import_file,
+                                          req.link_bandwidth, req.link_latency);
+        } else if (torus && o_input->count() == 0) {
           d.context = torus->first;
           d.candidate = torus->second;
         } else {
@@ -172,7 +198,15 @@ int main(int argc, char** argv) {
               fr.switches.push_back(std::to_string(v));
         };
         Document out;
-        if (d.network) {
+        if (imported) {
+          out.context = imported->context;
+          out.candidate = imported->candidate;
+          out.network = std::move(imported->network);
+          add_planes(*out.network);
+          auto faults = topo::make_faults(*out.network, fr);
+          if (!faults.empty()) out.faults = faults;
+          refresh_fingerprint(out);
+        } else if (d.network) {
           // The document's network is kept exactly; options may only agree with it, and
           // faults add to its own.
           topo::check_build_agrees(*d.network, d.candidate ? &*d.candidate : nullptr,
