@@ -2,12 +2,18 @@
 // option's value as the command line would hand it over. Properties besides "a typed error or a
 // value": the units parsers' documented ranges (bytes > 0; bandwidth in [1 KB/s, 1 PB/s];
 // time in [0, 1 s], finite), a strict integer that is accepted reads back as the same digits,
-// a --torus shape that is accepted generates (small ones), fault specs resolve on real networks.
+// a --torus shape that is accepted generates (small ones), fault specs resolve on real networks,
+// an accepted composition (--scale-up|--scale-out) or preset generates and passes the
+// invariants (small ones), an imported graph (any of the three formats) is a valid network.
 #include "core/units.hpp"
 #include "fuzz.hpp"
+#include "topo/composed.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
+#include "topo/import.hpp"
+#include "topo/invariants.hpp"
+#include "topo/presets.hpp"
 #include "topo/torus.hpp"
 
 #include "common/tool.hpp"
@@ -43,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::uint8_t pick = data[0];
   const std::string v = fuzz::text_of(data + 1, size - 1);
-  switch (pick % 10) {
+  switch (pick % 12) {
   case 0:
     fuzz::attempt([&] {
       if (parse_bytes(v, "--bytes") == 0) fuzz::finding("parse_bytes: 0 bytes accepted");
@@ -85,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   case 4:
     fuzz::attempt([&] { topo::parse_sort(v, "--sort-by"); });
     fuzz::attempt([&] { topo::parse_export_format(v); });
+    fuzz::attempt([&] { topo::parse_import_format(v, "--import-format"); });
     break;
   case 5:
     fuzz::attempt([&] {
@@ -100,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   case 7:
     fuzz::attempt([&] {
       topo::FaultRequest r;
-      (pick % 10 == 6 ? r.links : r.chips).push_back(v);
+      (pick % 12 == 6 ? r.links : r.chips).push_back(v);
       topo::make_faults(network(pick / 16), r);
     });
     break;
@@ -125,6 +132,38 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         r.seed = std::hash<std::string>{}(v);
         topo::make_faults(network(pick / 16), r);
       });
+    break;
+  case 10:
+    // --scale-up A --scale-out B ('|' between them), or --preset NAME k=v ... (' ' between).
+    fuzz::attempt([&] {
+      const auto bar = v.find('|');
+      std::pair<topo::Context, topo::Candidate> cc;
+      bool twist = false;
+      if (bar != std::string::npos) {
+        cc = topo::composed_candidate(topo::parse_composition(v.substr(0, bar), v.substr(bar + 1)),
+                                      "--scale-up");
+      } else {
+        std::vector<std::string> words;
+        for (std::size_t at = 0; at <= v.size();) {
+          const auto sp = std::min(v.find(' ', at), v.size());
+          words.push_back(v.substr(at, sp - at));
+          at = sp + 1;
+        }
+        cc = topo::preset_candidate(words[0], {words.begin() + 1, words.end()}, twist);
+      }
+      if (cc.first.n_chip <= 256) {
+        topo::GenerateOptions o;
+        o.twist = twist;
+        topo::generate(cc.first, cc.second, o); // checks the invariants itself
+      }
+    });
+    break;
+  case 11:
+    fuzz::attempt([&] {
+      const auto f = static_cast<topo::ImportFormat>((pick / 16) % 3);
+      topo::Imported g = topo::import_network(v, f, "fuzz", {}, {});
+      topo::check_invariants(g.network, ErrorKind::Runtime, "fuzz import");
+    });
     break;
   }
   return 0;

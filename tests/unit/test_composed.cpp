@@ -23,7 +23,7 @@ Network built(const std::pair<Context, Candidate>& cc) {
   return n;
 }
 
-Network preset(const std::string& name, const std::vector<std::string>& settings) {
+Network preset_network(const std::string& name, const std::vector<std::string>& settings) {
   bool twist = false;
   auto cc = preset_candidate(name, settings, twist);
   GenerateOptions o;
@@ -81,66 +81,55 @@ Table counted(const Network& n) {
 
 } // namespace
 
-TEST_CASE("DGX SuperPOD (B200): every published size's switches and cables") {
-  // NVIDIA DGX SuperPOD reference architecture (DGX B200), compute fabric: SU count -> nodes,
-  // GPUs, leaf / spine / core switches, node-leaf / leaf-spine / spine-core cables.
-  const std::vector<std::pair<int, Table>> published = {
-      {2, {512, 16, 8, 0, 512, 512, 0}},
-      {4, {1024, 32, 16, 0, 1024, 1024, 0}},
-      {8, {2048, 64, 32, 0, 2048, 2048, 0}},
-      {16, {4096, 128, 128, 64, 4096, 4096, 4096}},
-      {32, {8192, 256, 256, 128, 8192, 8192, 8192}},
-      {64, {16384, 512, 512, 256, 16384, 16384, 16384}},
-  };
-  for (const auto& [su, table] : published) {
-    INFO("SU " << su);
-    if (su > 16) {
-      // The two largest only by the shape (the same code's counts; the build is checked above).
-      const ComposedShape s =
-          composed_shape(parse_composition("switch:8,switches=2",
-                                           "rail-optimized:domains=" + std::to_string(32 * su) +
-                                               ",unit=32,radix=64,tiers=3,rails=8"),
-                         ErrorKind::Usage, "test");
-      CHECK(s.leaves == table.leaf);
-      CHECK(s.spines == table.spine);
-      CHECK(s.cores == table.core);
-      continue;
-    }
-    const Network n = preset("dgx-superpod", {"su=" + std::to_string(su)});
-    CHECK(static_cast<std::int64_t>(n.boards.size()) == 32 * su); // nodes
-    CHECK(counted(n) == table);
+namespace {
+
+// NVIDIA DGX SuperPOD reference architecture (DGX B200), compute fabric: SU count -> GPUs,
+// leaf / spine / core switches, node-leaf / leaf-spine / spine-core cables.
+const std::vector<std::pair<int, Table>> kB200 = {
+    {2, {512, 16, 8, 0, 512, 512, 0}},
+    {4, {1024, 32, 16, 0, 1024, 1024, 0}},
+    {8, {2048, 64, 32, 0, 2048, 2048, 0}},
+    {16, {4096, 128, 128, 64, 4096, 4096, 4096}},
+    {32, {8192, 256, 256, 128, 8192, 8192, 8192}},
+    {64, {16384, 512, 512, 256, 16384, 16384, 16384}},
+};
+// NVIDIA DGX SuperPOD RA (DGX B300, XDR): SU of 72 nodes; spines 4, 8, 18, 36, 72. The
+// published 18-SU GPU count, 9,216, disagrees with its own 1,296 nodes and 10,368 node-leaf
+// cables: the table below has nodes x 8.
+const std::vector<std::pair<int, Table>> kB300 = {
+    {1, {576, 8, 4, 0, 576, 576, 0}},           {2, {1152, 16, 8, 0, 1152, 1152, 0}},
+    {4, {2304, 32, 18, 0, 2304, 2304, 0}},      {8, {4608, 64, 36, 0, 4608, 4608, 0}},
+    {18, {10368, 144, 72, 0, 10368, 10368, 0}},
+};
+
+// The sizes of `table` from `from` up to `to` SU, counted on the built network.
+void check_built(const char* preset, const std::vector<std::pair<int, Table>>& table,
+                 std::int64_t nodes_per_su, int from, int to) {
+  for (const auto& [su, want] : table) {
+    if (su < from || su > to) continue;
+    INFO(preset << " SU " << su);
+    const Network n = preset_network(preset, {"su=" + std::to_string(su)});
+    CHECK(static_cast<std::int64_t>(n.boards.size()) == nodes_per_su * su); // nodes
+    CHECK(counted(n) == want);
   }
 }
 
-TEST_CASE("DGX SuperPOD with B300 (XDR): the published spine counts, 1 to 18 SU") {
-  // NVIDIA DGX SuperPOD RA (DGX B300, XDR): SU of 72 nodes; spines 4, 8, 18, 36, 72. The
-  // published 18-SU GPU count, 9,216, disagrees with its own 1,296 nodes and 10,368 node-leaf
-  // cables: the table below has nodes x 8.
-  const std::vector<std::pair<int, Table>> published = {
-      {1, {576, 8, 4, 0, 576, 576, 0}},
-      {2, {1152, 16, 8, 0, 1152, 1152, 0}},
-      {4, {2304, 32, 18, 0, 2304, 2304, 0}},
-      {8, {4608, 64, 36, 0, 4608, 4608, 0}},
-  };
-  for (const auto& [su, table] : published) {
-    INFO("SU " << su);
-    const Network n = preset("dgx-b300-xdr", {"su=" + std::to_string(su)});
-    CHECK(static_cast<std::int64_t>(n.boards.size()) == 72 * su);
-    CHECK(counted(n) == table);
-  }
-  const ComposedShape s18 = composed_shape(
-      parse_composition("switch:8,switches=2",
-                        "rail-optimized:domains=1296,unit=72,radix=144,tiers=2,rails=8"),
-      ErrorKind::Usage, "test");
-  CHECK(s18.leaves == 144);
-  CHECK(s18.spines == 72);
-  CHECK(s18.leaves * s18.p.leaf_up == 10368);
-  // 19 SU do not fit two tiers of 144-port switches.
-  CHECK(test::kind_of([] { preset("dgx-b300-xdr", {"su=19"}); }) == ErrorKind::Usage);
+} // namespace
+
+TEST_CASE("DGX SuperPOD (B200 and B300 XDR): the published tables, smallest sizes") {
+  check_built("dgx-superpod", kB200, 32, 2, 4);
+  check_built("dgx-b300-xdr", kB300, 72, 1, 2);
+  // 19 B300 SU do not fit two tiers of 144-port switches.
+  CHECK(test::kind_of([] { preset_network("dgx-b300-xdr", {"su=19"}); }) == ErrorKind::Usage);
+}
+
+TEST_CASE("DGX SuperPOD (B200 and B300 XDR): the published tables, every size", "[slow]") {
+  check_built("dgx-superpod", kB200, 32, 8, 64);
+  check_built("dgx-b300-xdr", kB300, 72, 4, 18);
 }
 
 TEST_CASE("GB200 NVL72: 72 GPUs on 18 NVSwitch chips, one link from every GPU to each") {
-  const Network n = preset("gb200-nvl72", {"racks=2"});
+  const Network n = preset_network("gb200-nvl72", {"racks=2"});
   CHECK(n.n_chip == 144);
   CHECK(n.racks.size() == 2);
   CHECK(n.boards.size() == 36); // compute trays of 4 GPUs
@@ -168,19 +157,19 @@ TEST_CASE("GB200 NVL72: 72 GPUs on 18 NVSwitch chips, one link from every GPU to
 }
 
 TEST_CASE("TPU and Trn2 presets: the published torus shapes") {
-  const Network v4 = preset("tpu-v4", {});
+  const Network v4 = preset_network("tpu-v4", {});
   CHECK(v4.n_chip == 4096); // 64 cubes of 4x4x4
   CHECK(v4.links.size() == 3 * 4096);
   CHECK(v4.metrics.diameter == 24);
   for (const char* shape : {"4x4x8", "4x8x8", "8x8x16", "8x16x16"}) {
     INFO(shape);
-    const Network t = preset("tpu-v5p", {std::string("shape=") + shape, "twist=1"});
+    const Network t = preset_network("tpu-v5p", {std::string("shape=") + shape, "twist=1"});
     CHECK(t.metrics.family_attrs["twisted"] == true);
   }
-  CHECK(preset("tpu-v5p", {}).n_chip == 16 * 16 * 24);
-  CHECK(test::kind_of([] { preset("tpu-v5p", {"twist=1"}); }) == ErrorKind::Usage);
-  CHECK(test::kind_of([] { preset("tpu-v4", {"shape=4x4x6"}); }) == ErrorKind::Usage);
-  const Network trn2 = preset("trn2-ultraserver", {});
+  CHECK(preset_network("tpu-v5p", {}).n_chip == 16 * 16 * 24);
+  CHECK(test::kind_of([] { preset_network("tpu-v5p", {"twist=1"}); }) == ErrorKind::Usage);
+  CHECK(test::kind_of([] { preset_network("tpu-v4", {"shape=4x4x6"}); }) == ErrorKind::Usage);
+  const Network trn2 = preset_network("trn2-ultraserver", {});
   CHECK(trn2.n_chip == 64);
   CHECK(trn2.links.size() == 3 * 64); // 4x4 tori joined in rings of 4: a 4x4x4 torus
 }

@@ -138,10 +138,10 @@ TEST_CASE("torus refuses a non-none intra_board_topo", "[topo][spec]") {
 
 TEST_CASE("every spec family is in the registry; an unknown name is a usage error", "[topo]") {
   for (const char* name : {"fat-tree", "dragonfly", "dragonfly+", "torus", "mesh", "hypercube",
-                           "hyperx", "ring", "full-mesh", "single-switch", "composed"})
+                           "hyperx", "ring", "full-mesh", "single-switch", "composed", "custom"})
     CHECK(require_family(name, "--family").name() == name);
-  CHECK(families().size() == 11);
-  CHECK(test::enumerated_families().size() == 10); // composed networks come from topo-gen
+  CHECK(families().size() == 12);
+  CHECK(test::enumerated_families().size() == 10); // composed and custom come from topo-gen
   CHECK(kind_of([] { require_family("donut", "--family"); }) == ErrorKind::Usage);
 }
 
