@@ -1,5 +1,7 @@
 #include "topo/network.hpp"
 
+#include "topo/cost.hpp"
+
 #include "core/fingerprint.hpp"
 #include "core/units.hpp"
 
@@ -105,6 +107,7 @@ json to_json(const Metrics& m) {
             {"derived_chips_per_board", m.derived_chips_per_board},
             {"family_attrs", m.family_attrs}};
   if (m.degraded) j["degraded"] = to_json(*m.degraded);
+  if (m.cost) j["cost"] = to_json(*m.cost);
   return j;
 }
 
@@ -296,6 +299,7 @@ Network parse_network(ObjReader& r) {
   n.metrics.derived_chips_per_board = m.integer("derived_chips_per_board", 1);
   n.metrics.family_attrs = m.raw("family_attrs");
   if (auto dm = m.object_opt("degraded")) n.metrics.degraded = parse_degraded_metrics(*dm);
+  if (auto c = m.object_opt("cost")) n.metrics.cost = parse_cost(*c);
   m.done();
   n.fingerprint = r.string("fingerprint");
   r.done();

@@ -85,6 +85,17 @@ struct DegradedMetrics {
   std::string bisection_bandwidth_method; // "exact" | "heuristic" (an upper bound)
 };
 
+// What the network costs to buy and draws (topo/cost.hpp computes it from a price table).
+// Ports and cables are counted in units of their speed class (a link faster than the table's
+// fastest row counts several).
+struct Cost {
+  double capex_usd = 0, watts = 0;
+  double switches_usd = 0, nics_usd = 0, cables_usd = 0;
+  std::int64_t switch_ports = 0, nic_ports = 0;
+  std::int64_t traces = 0, copper = 0, optics = 0;
+  std::string table; // "default" or the table's file
+};
+
 struct Metrics {
   std::int64_t diameter = 0; // hops
   double bisection_bandwidth_bytes_per_s = 0;
@@ -96,6 +107,7 @@ struct Metrics {
   std::int64_t derived_chips_per_board = 0;
   json family_attrs = json::object();
   std::optional<DegradedMetrics> degraded; // with faults only
+  std::optional<Cost> cost;                // topo-gen's cost table
 };
 
 struct Network {

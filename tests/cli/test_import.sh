@@ -66,4 +66,19 @@ topo-gen --preset dgx-superpod su=2 --format simai >"$T/simai.txt" 2>/dev/null
 check "simai: 8 GPUs per server, 128 NVSwitch chips, 24 switches" test \
   "$(head -1 "$T/simai.txt" | cut -d' ' -f2-4)" = "8 128 24"
 
+# Cost: every new network is priced with the shipped table; --cost-table prices a kept one.
+check "a generated network has a cost" test "$(jget "$T/ft.json" "d['network']['metrics']['cost']['table']")" = default
+printf 'item,gbps,usd,watts,source\nswitch_port,800,1,0,a\nnic_port,800,10,0,a\ntrace,800,0,0,a\ncopper,800,100,0,a\noptic,800,1000,0,a\n' >"$T/costs.csv"
+topo-gen -i "$T/ft.json" --cost-table "$T/costs.csv" >"$T/ft.cost.json"
+# 12 switches of 8 ports, 32 NIC ports, 32 copper chip-leaf links, 32 optic leaf-spine links.
+check "a kept network priced with a given table" test \
+  "$(jget "$T/ft.cost.json" "d['network']['metrics']['cost']['capex_usd']")" = "$(python3 -c "print(float(12*8*1 + 32*10 + 32*100 + 32*1000))")"
+check "the network itself is kept" test "$(fp "$T/ft.cost.json")" = "$(fp "$T/ft.json")"
+printf 'item,gbps,usd,watts,source\nswitch_port,800,1,0,a\n' >"$T/short.csv"
+expect_exit 3 - topo-gen --torus 4x4 --cost-table "$T/short.csv"
+check "a missing row is named" grep -q "no nic_port row" "$T/err"
+printf 'switch_port,fast,1,0,a\n' >"$T/bad.csv"
+expect_exit 3 - topo-gen --torus 4x4 --cost-table "$T/bad.csv"
+expect_exit 1 - topo-gen --torus 4x4 --cost-table "$T/none.csv"
+
 finish

@@ -1,9 +1,10 @@
-// lib/topo/import + the simulator exports: a network exported and imported again is the same
-// graph (ids, kinds, packaging, link figures) under the family custom, whatever the format
-// (NetworkX node-link JSON with "links" or "edges", GraphML, an edge list); bad graphs are
+// lib/topo/import, the simulator exports and the cost model: a network exported and imported again
+// is the same graph (ids, kinds, packaging, link figures) under the family custom, whatever the
+// format (NetworkX node-link JSON with "links" or "edges", GraphML, an edge list); bad graphs are
 // refused as bad input naming the element; SimAI and ASTRA-sim exports hold what the network
 // has.
 #include "topo/composed.hpp"
+#include "topo/cost.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/import.hpp"
@@ -194,4 +195,52 @@ TEST_CASE("exports for SimAI and ASTRA-sim") {
           auto m = test::grid_network("mesh", {4, 4}, {1, 1});
           export_network(m, nullptr, ExportFormat::AstraSim);
         }) == ErrorKind::Infeasible);
+}
+
+TEST_CASE("cost: a fat-tree priced by hand from a small table") {
+  // 32 chips on 8 leaves of k = 8 (4 down, 4 up) under 4 spines: 32 chip-leaf links inside the
+  // leaves' racks (copper, a NIC port each), the leaf-spine links across racks (optic), every
+  // switch's ports bought. Links at 400 Gb/s.
+  Context ctx = test::context_for(32);
+  ctx.scope = Scope::InterRack;
+  Where w = parse_where("k=8,layers=2,chips_per_board=1", "t");
+  auto l = enumerate(ctx, {&require_family("fat-tree", "t")}, 1, std::nullopt, &w);
+  REQUIRE(l.items.size() == 1);
+  GenerateOptions o;
+  o.link_bandwidth.every = 50e9;
+  const Network n = generate(ctx, l.items[0], o);
+  const CostTable t = parse_cost_table("item,gbps,usd,watts,source\n"
+                                       "switch_port,400,10,1,assumed\n"
+                                       "switch_port,100,1,0.5,assumed\n"
+                                       "nic_port,400,100,2,assumed\n"
+                                       "trace,400,0,0,assumed\n"
+                                       "copper,400,1000,0,assumed\n"
+                                       "optic,400,10000,3,assumed\n",
+                                       "t.csv");
+  std::int64_t chip_links = 0, fabric = 0;
+  for (const Link& k : n.links) (k.a < n.n_chip || k.b < n.n_chip ? chip_links : fabric)++;
+  REQUIRE(chip_links == 32);
+  const Cost c = network_cost(n, t);
+  std::int64_t ports = 0;
+  for (const Node& v : n.nodes) ports += v.kind == NodeKind::Switch ? v.ports : 0;
+  CHECK(c.switch_ports == ports);
+  CHECK(c.switches_usd == 10.0 * static_cast<double>(ports));
+  CHECK(c.nic_ports == 32);
+  CHECK(c.copper == 32);
+  CHECK(c.optics == fabric);
+  CHECK(c.capex_usd == 10.0 * static_cast<double>(ports) + 32 * 100 + 32 * 1000 +
+                           10000.0 * static_cast<double>(fabric));
+  CHECK(c.watts == 1.0 * static_cast<double>(ports) + 32 * 2 + 3.0 * static_cast<double>(fabric));
+  // A link faster than every row is bought as several of the fastest.
+  GenerateOptions fast;
+  fast.link_bandwidth.every = 125e9; // 1 Tb/s: 3 x 400G
+  const Cost f = network_cost(generate(ctx, l.items[0], fast), t);
+  CHECK(f.nic_ports == 3 * 32);
+  CHECK(f.copper == 3 * 32);
+  // A table without an item, a bad figure, an unknown item: bad input naming the table.
+  CHECK(test::kind_of([] { parse_cost_table("switch_port,400,1,1,x\n", "t.csv"); }) ==
+        ErrorKind::Input);
+  CHECK(test::kind_of([] { parse_cost_table("cable,400,1,1,x\n", "t.csv"); }) == ErrorKind::Input);
+  CHECK(test::kind_of([] { parse_cost_table("optic,fast,1,1,x\n", "t.csv"); }) == ErrorKind::Input);
+  CHECK(default_cost_table().rows.size() >= 5);
 }

@@ -2,6 +2,7 @@
 #include "common/tool.hpp"
 #include "core/units.hpp"
 #include "topo/composed.hpp"
+#include "topo/cost.hpp"
 #include "topo/describe.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
@@ -15,7 +16,7 @@
 using namespace icnkit;
 
 int main(int argc, char** argv) {
-  std::string pick, torus_shape, scale_up, scale_out, import_file, import_format;
+  std::string pick, torus_shape, scale_up, scale_out, import_file, import_format, cost_table;
   std::vector<std::string> preset;
   bool list_presets = false;
   std::string format = "json";
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
         app.add_option("--import-format", import_format,
                        "networkx, graphml or edgelist (default: by the file's extension: .json, "
                        ".graphml/.xml, else edgelist)");
+        app.add_option("--cost-table", cost_table,
+                       "Price and power table for network.metrics.cost (CSV item,gbps,usd,watts,"
+                       "source; default: the shipped data/cost-table.csv)");
         app.add_flag("--list-presets", list_presets,
                      "List the presets, their keys and sources, and exit");
         app.add_option("-p,--pick", pick,
@@ -263,6 +267,12 @@ int main(int argc, char** argv) {
           if (!faults.empty()) out.faults = faults;
           refresh_fingerprint(out);
         }
+        // Cost: of every new network, and of a kept one when a table is given.
+        if (!cost_table.empty())
+          out.network->metrics.cost = topo::network_cost(
+              *out.network, topo::parse_cost_table(read_input(cost_table), cost_table));
+        else if (!out.network->metrics.cost)
+          out.network->metrics.cost = topo::network_cost(*out.network, topo::default_cost_table());
         out.network->metrics.degraded.reset();
         if (out.faults)
           out.network->metrics.degraded = topo::degraded_metrics(*out.network, *out.faults);
