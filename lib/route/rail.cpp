@@ -152,6 +152,18 @@ std::int64_t RailRouting::rail_here(std::int64_t v, std::int64_t in, std::int64_
   return (dst % D_) * s_.p.nics / per_rail_;
 }
 
+std::int64_t RailRouting::pxn_relay(std::int64_t domain, std::int64_t dst) const {
+  // The chip at dst's position; if it cannot reach dst (it or its NICs failed), the next one
+  // round the domain that can: the same for every node, so the choice is source-independent.
+  for (std::int64_t k = 0; k < D_; ++k) {
+    const std::int64_t c = domain * D_ + (dst + k) % D_;
+    if (!down_nodes_.empty() && down_nodes_[static_cast<std::size_t>(c)]) continue;
+    for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(c)])
+      if (out_distance(a, dst) != kFar) return c;
+  }
+  return -1;
+}
+
 void RailRouting::toward_up(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const {
   const int dv = up_distance(v, x);
   if (dv == kFar || dv == 0) return;
@@ -207,7 +219,8 @@ void RailRouting::choose(const PacketState& p, std::vector<Choice>& out) const {
       return;
     }
     if (mode_ == RailPath::Pxn) {
-      const std::int64_t relay = dv * D_ + t % D_;
+      const std::int64_t relay = pxn_relay(dv, t);
+      if (relay < 0) return;
       return v == relay ? toward_out(v, t, out) : toward_up(v, relay, out);
     }
     if (r != Role::Chip) return; // rail-aligned never enters another domain's scale-up

@@ -17,8 +17,11 @@
 //   shortest path inside a domain; the checker confirms the dependency graph has no cycle. A
 //   ring scale-up of 4 or more chips has chips as transit around its cycle: there the k-th hop
 //   takes VC k (hop-count classes, as minimal routing's), as many as the longest path.
-// - Fault-aware: failed links, chips and switches are left out of the distances; a pair whose
-//   relay chip is down, or whose rail is cut, is unreachable (the checker lists it). On a
+// - Fault-aware: failed links, chips and switches are left out of the distances. pxn moves its
+//   relay to the next chip of the domain (in position order, wrapping) when the one at the
+//   destination's position or its NICs failed; rail-aligned needs the source's own NIC and the
+//   destination domain's chip on that rail; a pair neither reaches is unreachable (the checker
+//   lists it). On a
 //   rail-only network (one Clos per rail) pxn and rail-aligned are the only ways across rails.
 #pragma once
 #include "route/adjacency.hpp"
@@ -60,6 +63,8 @@ private:
   std::int64_t rail_chip(std::int64_t domain, std::int64_t r, std::int64_t dst) const;
   bool chip_on_rail(std::int64_t chip, std::int64_t r) const;
   void choose(const PacketState& p, std::vector<Choice>& out) const;
+  // pxn's relay in `domain` for `dst`: the chip at dst's position, else the next that reaches dst.
+  std::int64_t pxn_relay(std::int64_t domain, std::int64_t dst) const;
   void toward_up(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const;
   void toward_out(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const;
 

@@ -95,6 +95,9 @@ ComposedShape composed_shape(const ComposedParams& in, ErrorKind kind, const std
     p.spine_up = 0;
     if (p.rack_domains != 1) bad("rack must be 1 with one domain");
     s.switch_count = s.up_switch_count;
+    if (s.link_count > kMaxComposedLinks)
+      bad("the composition has " + std::to_string(s.link_count) + " links, more than " +
+          std::to_string(kMaxComposedLinks));
     return s;
   }
   positive(p.nics, "nics", 64);
@@ -200,6 +203,9 @@ ComposedShape composed_shape(const ComposedParams& in, ErrorKind kind, const std
   }
   s.link_count += p.planes * (s.leaves * p.leaf_up + s.spines * p.spine_up);
   s.switch_count = s.up_switch_count + p.planes * (s.leaves + s.spines + s.cores);
+  if (s.link_count > kMaxComposedLinks)
+    bad("the composition has " + std::to_string(s.link_count) + " links, more than " +
+        std::to_string(kMaxComposedLinks));
   return s;
 }
 

@@ -43,6 +43,10 @@
 
 namespace icnkit::topo {
 
+// The most links a composition may have (16.7 million: a million GPUs with 8 scale-up links and
+// a NIC each fit).
+inline constexpr std::int64_t kMaxComposedLinks = std::int64_t{1} << 24;
+
 struct ComposedParams {
   // The scale-up domain.
   std::int64_t domains = 1;      // N

@@ -12,6 +12,8 @@
 namespace icnkit::topo {
 
 inline constexpr std::int64_t kCustomExactPathDiversity = 2048;
+// Imports whose exact diameter (a BFS from every chip) would take more steps are refused.
+inline constexpr double kCustomMaxBfsWork = 4e9;
 
 json custom_attrs(const std::string& format, bool exact_path_diversity);
 

@@ -517,6 +517,13 @@ Imported import_network(const std::string& text, ImportFormat f, const std::stri
   check_invariants(n, ErrorKind::Input, source);
   // Metrics, exactly where affordable.
   Metrics& m = n.metrics;
+  // The exact diameter is a BFS from every chip: refuse what would take minutes.
+  const double work = static_cast<double>(n_chip) * static_cast<double>(V + 2 * n.links.size());
+  if (work > kCustomMaxBfsWork)
+    fail_infeasible(source, "too large to import: its exact diameter needs " +
+                                std::to_string(static_cast<std::int64_t>(work)) +
+                                " BFS steps (chips x (nodes + 2 links)), at most " +
+                                std::to_string(static_cast<std::int64_t>(kCustomMaxBfsWork)));
   m.diameter = exact_chip_diameter(n);
   m.link_count = static_cast<std::int64_t>(n.links.size());
   m.switch_count = static_cast<std::int64_t>(V) - n_chip;

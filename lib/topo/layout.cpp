@@ -83,7 +83,8 @@ std::vector<Point> layout(const Network& n) {
     for (std::size_t h = 0; h < around.size(); ++h) {
       const auto& g = around[h];
       for (std::size_t k = 0; k < g.size(); ++k) {
-        // Far enough that a chip clears its host and its neighbours on the circle (0.32 in wide, with margin).
+        // Far enough that a chip clears its host and its neighbours on the circle (0.32 in wide,
+        // with margin).
         const double r = std::max(0.5, 0.45 * static_cast<double>(g.size()) / (2 * kPi));
         const double a = kPi / 4 + 2 * kPi * static_cast<double>(k) / static_cast<double>(g.size());
         p[static_cast<std::size_t>(g[k])] = {p[h].x + r * std::cos(a), p[h].y + r * std::sin(a)};

@@ -25,6 +25,17 @@ for t in 2 3 8; do
   check "wfr: --threads $t = --threads 1" cmp -s "$T/w1.json" "$T/w$t.json"
 done
 
+# The flit replay on links of two speeds (paced links: the scale-up 9 times the NICs' speed) of a
+# composed network, rail routing: the same bytes on 1, 2 and 3 workers.
+topo-gen --scale-up switch:8,switches=2 --scale-out rail-optimized:domains=8,unit=4,radix=16 \
+  --link-bw 50GB/s,c2c=450GB/s --link-latency 1us,c2c=100ns | topo-route --algorithm rail \
+  | coll-sched --collective all-reduce --algorithm hierarchical --bytes 256KiB >"$T/comp.json"
+net-sim -i "$T/comp.json" --mode flit --threads 1 --no-provenance -q >"$T/c1.json"
+for t in 2 3; do
+  net-sim -i "$T/comp.json" --mode flit --threads $t --no-provenance -q >"$T/c$t.json"
+  check "paced flit replay: --threads $t = --threads 1" cmp -s "$T/c1.json" "$T/c$t.json"
+done
+
 # The worker count is checked like any option, and so is the variable.
 expect_exit 2 - topo-route -i "$T/mesh.json" --threads 0
 expect_exit 2 - topo-route -i "$T/mesh.json" --threads -1

@@ -166,3 +166,37 @@ TEST_CASE("rail routing: around a failed plane, and refusing networks that are n
   CHECK(test::kind_of([] { RailRouting(test::torus_of("4x4"), {}, RailPath::Pxn); }) ==
         ErrorKind::Infeasible);
 }
+
+TEST_CASE("rail routing: pxn moves its relay when the chip at the destination's position has lost "
+          "its NIC") {
+  // 4 domains of 4 chips on 2 switch chips; links 0-31 are the scale-up links, 32 + c chip c's
+  // NIC. Chip 1's NIC fails: it can only be reached inside its domain.
+  const Network n = composed("switch:4,switches=2", "rail-optimized:domains=4,unit=2,radix=8");
+  REQUIRE(n.links[33].a == 1);
+  REQUIRE(n.links[33].kind == LinkKind::B2B);
+  FaultRequest req;
+  req.links.push_back("#33");
+  const Faults f = make_faults(n, req);
+  const RailRouting pxn(n, f, RailPath::Pxn);
+  const auto v = route::verify_routing(pxn, n, f);
+  CHECK(v.deadlock_free);
+  CHECK(v.unreachable_pairs == 12); // the 12 chips of other domains to chip 1
+  for (const auto& u : v.unreachable) CHECK(u.dst == 1);
+  // Chip 0 to chip 5 (position 1 of domain 1) relays through chip 2 now, not chip 1.
+  route::PacketState p;
+  p.node = p.src = 0;
+  p.dst = 5;
+  const auto first = pxn.route(p);
+  REQUIRE(!first.empty());
+  for (const route::Choice& c : first) {
+    route::PacketState q = p;
+    q.node = n.channel_dst(c.channel);
+    q.in_channel = c.channel;
+    for (const route::Choice& d : pxn.route(q)) CHECK(n.channel_dst(d.channel) == 2);
+  }
+  // rail-aligned needs the source's own NIC and, in the destination's domain, the chip on the
+  // source's rail: chip 1 reaches no other domain (12 pairs), and the position-1 chips of the
+  // other domains reach none of domain 0 (3 x 4 pairs: their rail ends at chip 1).
+  const RailRouting aligned(n, f, RailPath::RailAligned);
+  CHECK(route::verify_routing(aligned, n, f).unreachable_pairs == 12 + 3 * 4);
+}
