@@ -164,6 +164,41 @@ std::int64_t resolve_switch(const Network& n, const std::string& text) {
 }
 } // namespace
 
+namespace {
+// The links of "CHIP" or "CHIP:I" (--fail-nic).
+std::vector<std::int64_t> resolve_nic(const Network& n, const std::string& text) {
+  const auto colon = text.find(':');
+  const std::int64_t chip = resolve_chip(n, text.substr(0, colon), "--fail-nic");
+  std::vector<std::int64_t> ports; // the chip's NIC links, in link order
+  for (const Link& l : n.links) {
+    if (l.kind == LinkKind::C2C || (l.a != chip && l.b != chip)) continue;
+    const std::int64_t other = l.a == chip ? l.b : l.a;
+    if (n.nodes[static_cast<std::size_t>(other)].kind == NodeKind::Switch) ports.push_back(l.id);
+  }
+  if (ports.empty())
+    fail_usage("--fail-nic", "chip " + std::to_string(chip) +
+                                 " has no NIC: its links go to chips or scale-up switches");
+  if (colon == std::string::npos) return ports;
+  const std::string index = text.substr(colon + 1);
+  const bool composed = n.family == "composed";
+  const std::int64_t nics = composed
+                                ? n.metrics.family_attrs.value("nics_per_chip", std::int64_t{1})
+                                : static_cast<std::int64_t>(ports.size());
+  std::int64_t i = -1;
+  if (!index.empty() && index.size() < 6 &&
+      index.find_first_not_of("0123456789") == std::string::npos)
+    i = std::stoll(index);
+  if (i < 0 || i >= nics)
+    fail_usage("--fail-nic", "chip " + std::to_string(chip) + " has NICs 0.." +
+                                 std::to_string(nics - 1) + ", not '" + index + "'");
+  std::vector<std::int64_t> out;
+  for (std::size_t k = static_cast<std::size_t>(i); k < ports.size();
+       k += static_cast<std::size_t>(nics))
+    out.push_back(ports[k]); // one port per plane
+  return out;
+}
+} // namespace
+
 Faults make_faults(const Network& n, const FaultRequest& req, const Faults* existing) {
   std::map<std::int64_t, std::string> links;
   std::map<std::int64_t, std::string> chips;
@@ -202,6 +237,8 @@ Faults make_faults(const Network& n, const FaultRequest& req, const Faults* exis
   }
   std::sort(f.switches.begin(), f.switches.end());
   f.switches.erase(std::unique(f.switches.begin(), f.switches.end()), f.switches.end());
+  for (const std::string& text : req.nics)
+    for (std::int64_t id : resolve_nic(n, text)) links.emplace(id, "nic");
   if (req.random_links > 0) {
     std::vector<std::int64_t> pool;
     for (const Link& l : n.links)

@@ -16,6 +16,7 @@ struct FaultRequest {
   std::uint64_t seed = 1;
   std::vector<std::int64_t> ocs;     // optical circuit switches to fail (0 .. kOcsCount-1)
   std::vector<std::string> switches; // switch node ids: every link of each fails
+  std::vector<std::string> nics;     // "CHIP" (every NIC of the chip) or "CHIP:I" (NIC I)
 };
 
 // The TPU v4 OCS wiring (seed tpu-v4-optical-torus §2): a torus whose three dimensions are all
@@ -34,8 +35,11 @@ std::vector<std::int64_t> ocs_links(const Network& n, int ocs);
 // Resolves the request against the network. Unknown chips or links are Error(Usage) naming the
 // option. "A-B" names the link joining A and B; where two do (a ring of size 2), the one
 // leaving A in + direction. A failed switch takes every link it has down (cause "switch").
-// A link failed for several reasons keeps the first cause of explicit, ocs, switch, random
-// (random links are drawn among those not failed otherwise).
+// A failed NIC takes its links down (cause "nic"): a chip's NIC ports are its links to switches
+// other than scale-up links (kind c2c), in link order; in a composed network NIC I is one port
+// on each plane, elsewhere link I of that order. A link failed for several reasons keeps the
+// first cause of explicit, ocs, switch, nic, random (random links are drawn among those not
+// failed otherwise).
 //
 // With `existing` (the network's faults so far), the request adds to them: links and chips
 // already failed keep their cause, the failed OCSes are merged, and random links are drawn

@@ -323,8 +323,8 @@ json to_json(const Faults& f, const Network& n) {
 Faults parse_faults(ObjReader& r, const Network* n) {
   Faults f;
   auto check_cause = [](ObjReader& o, const std::string& c) {
-    if (c != "explicit" && c != "random" && c != "ocs" && c != "switch")
-      o.fail("cause", "expected explicit, random, ocs or switch");
+    if (c != "explicit" && c != "random" && c != "ocs" && c != "switch" && c != "nic")
+      o.fail("cause", "expected explicit, random, ocs, switch or nic");
   };
   for (auto& o : r.objects("links")) {
     FailedLink l;

@@ -136,7 +136,7 @@ struct Network {
 // Failed links and chips, and why. A failed chip takes all its links down.
 struct FailedLink {
   std::int64_t link = 0;
-  std::string cause; // "explicit" | "random" | "ocs"
+  std::string cause; // "explicit" | "random" | "ocs" | "switch" | "nic"
 };
 struct FailedChip {
   std::int64_t chip = 0;

@@ -60,6 +60,16 @@ done
 across() { jget "$1" "sum(p['time_s'] for p in d['report']['phases'] if p['name'].startswith('stage1'))"; }
 closed "twin planes: across the nodes" "$(across "$T/twin.ar.json")" "$(python3 -c "print(2*7*($S/64/100e9 + 4e-6))")"
 closed "one plane failed: across the nodes" "$(across "$T/twin.f.ar.json")" "$(python3 -c "print(2*7*($S/64/50e9 + 4e-6))")"
+# A failed NIC: its port on each plane; pxn moves its relays, the chip is reached in its node.
+topo-gen -i "$T/twin.json" --fail-nic 3 >"$T/nic.json"
+check "a failed NIC: two ports, cause nic" test \
+  "$(jget "$T/nic.json" "sorted(set(l['cause'] for l in d['faults']['links'])), len(d['faults']['links'])")" = "['nic'] 2"
+topo-route -i "$T/nic.json" --algorithm rail >"$T/nic.r.json" 2>/dev/null
+check "a failed NIC: only the other nodes' 56 pairs to chip 3 are cut" test \
+  "$(jget "$T/nic.r.json" "d['routing']['verification']['unreachable_pairs']")" = 56
+expect_exit 2 - topo-gen -i "$T/twin.json" --fail-nic 3:1
+expect_exit 2 - topo-gen -i "$T/twin.json" --fail-nic 640
+expect_exit 2 - topo-gen --torus 4x4 --fail-nic 0
 expect_exit 2 - topo-gen -i "$T/twin.json" --fail-plane 2
 expect_exit 2 - topo-gen --torus 4x4 --fail-plane 0
 

@@ -175,8 +175,11 @@ TEST_CASE("rail routing: pxn moves its relay when the chip at the destination's 
   REQUIRE(n.links[33].a == 1);
   REQUIRE(n.links[33].kind == LinkKind::B2B);
   FaultRequest req;
-  req.links.push_back("#33");
+  req.nics.push_back("1");
   const Faults f = make_faults(n, req);
+  REQUIRE(f.links.size() == 1);
+  CHECK(f.links[0].link == 33);
+  CHECK(f.links[0].cause == "nic");
   const RailRouting pxn(n, f, RailPath::Pxn);
   const auto v = route::verify_routing(pxn, n, f);
   CHECK(v.deadlock_free);

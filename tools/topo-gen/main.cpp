@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> fail_ocs;
   std::vector<std::string> fail_switches;
   std::vector<std::int64_t> fail_planes;
+  std::vector<std::string> fail_nics;
   bool twist = false;
   std::uint64_t seed = 1;
   CLI::Option *o_seed = nullptr, *o_input = nullptr;
@@ -98,6 +99,10 @@ int main(int argc, char** argv) {
                        "Fail K links chosen at random (with --seed)");
         app.add_option("--fail-switch", fail_switches,
                        "Fail a switch (its node id) and every link it has")
+            ->take_all();
+        app.add_option("--fail-nic", fail_nics,
+                       "Fail a chip's NICs ('CHIP') or one of them ('CHIP:I'; in a composed "
+                       "network its port on every plane)")
             ->take_all();
         app.add_option("--fail-plane", fail_planes,
                        "Fail plane P (0-based) of a composed network's scale-out: every leaf, "
@@ -194,7 +199,8 @@ int main(int argc, char** argv) {
         } else {
           d = tool::load(c);
         }
-        topo::FaultRequest fr{fail_links, fail_chips, fail_random, seed, fail_ocs, fail_switches};
+        topo::FaultRequest fr{fail_links, fail_chips,    fail_random, seed,
+                              fail_ocs,   fail_switches, fail_nics};
         // A failed plane is every switch of it.
         const auto add_planes = [&](const topo::Network& n) {
           for (std::int64_t p : fail_planes)
