@@ -127,6 +127,10 @@ ComposedShape composed_shape(const ComposedParams& in, ErrorKind kind, const std
   if (rail_only ? (p.tiers < 1 || p.tiers > 2) : (p.tiers < 2 || p.tiers > 3))
     bad(rail_only ? "tiers of a rail-only network must be 1 or 2"
                   : "tiers of a rail-optimized network must be 2 or 3");
+  if (s.leaf_down > p.radix)
+    bad("a leaf serves one rail of a unit: " + std::to_string(s.leaf_down) +
+        " ports down (unit x NICs per rail), more than radix " + std::to_string(p.radix) +
+        " (give a smaller unit or more rails)");
   if (p.tiers == 1) {
     if (s.units != 1)
       bad("a 1-tier rail-only network has one leaf per rail for every domain: unit must be "

@@ -2,7 +2,10 @@
 # ICNKIT_BIN (the build directory) and ICNKIT_SRC (the source tree) come from CTest.
 set -euo pipefail
 : "${ICNKIT_BIN:?set ICNKIT_BIN to the build directory}"
-PATH="$ICNKIT_BIN:$PATH"
+# Debian's python3 first (scripts/setup installs it with networkx and matplotlib): a pyenv or
+# virtualenv python3 earlier on PATH lacks those packages and, behind pyenv's shims, costs half
+# a second a call, and the tests call python3 hundreds of times (jget).
+if [ -x /usr/bin/python3 ]; then PATH="$ICNKIT_BIN:/usr/bin:$PATH"; else PATH="$ICNKIT_BIN:$PATH"; fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 FAILS=0

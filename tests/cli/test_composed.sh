@@ -75,6 +75,9 @@ expect_exit 2 - topo-gen --torus 4x4 --fail-plane 0
 
 # --- Refusals: one line, exit 2.
 expect_exit 2 - topo-gen --scale-up switch:8 --scale-out rail-optimized:domains=64,unit=32,up=40
+expect_exit 2 - topo-gen --scale-up switch:8 --scale-out rail-optimized:domains=4096
+check "a leaf beyond its radix is named as such" grep -q "ports down" "$T/err"
+expect_exit 2 - topo-gen --scale-up switch:1024,switches=1024,links=1024 --scale-out none
 expect_exit 2 - topo-gen --scale-up switch:8
 expect_exit 2 - topo-gen --scale-up switch:8 --scale-out rail-only:domains=4,colour=red
 expect_exit 2 - topo-gen --preset dgx-superpod sus=4
