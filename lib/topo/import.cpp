@@ -178,8 +178,7 @@ RawGraph read_graphml(const std::string& text, const std::string& source) {
   json* attrs = nullptr; // the node's or edge's attributes being read
   json pending_node;
   std::string node_id, where;
-  std::size_t count_nodes = 0, count_edges = 0;
-  enum { None, InNode, InEdge } in = None;
+  std::size_t count_edges = 0;
   RawGraph::Edge edge;
   std::string data_key;
   bool graph = false;
@@ -205,16 +204,13 @@ RawGraph read_graphml(const std::string& text, const std::string& source) {
       node_id = tag.attrs["id"];
       where = source + ":node " + node_id;
       pending_node = json::object();
-      ++count_nodes;
       if (tag.closed) {
         g.add_node(node_id, pending_node, where);
       } else {
-        in = InNode;
         attrs = &pending_node;
       }
     } else if (tag.name == "/node") {
       g.add_node(node_id, pending_node, where);
-      in = None;
       attrs = nullptr;
     } else if (tag.name == "edge") {
       if (!tag.attrs.count("source") || !tag.attrs.count("target"))
@@ -227,12 +223,10 @@ RawGraph read_graphml(const std::string& text, const std::string& source) {
       if (tag.closed) {
         g.edges.push_back(edge);
       } else {
-        in = InEdge;
         attrs = &edge.attrs;
       }
     } else if (tag.name == "/edge") {
       g.edges.push_back(edge);
-      in = None;
       attrs = nullptr;
     } else if (tag.name == "data") {
       data_key = tag.attrs["key"];
@@ -245,8 +239,6 @@ RawGraph read_graphml(const std::string& text, const std::string& source) {
     }
   }
   if (!graph) fail_input(source, "no <graph> element: not GraphML");
-  (void)in;
-  (void)count_nodes;
   return g;
 }
 
