@@ -28,13 +28,15 @@ const Candidate& pick_candidate(const CandidateList& l, const std::string& pick,
 }
 
 json to_json(const Candidate& c) {
-  return {{"id", c.id},
-          {"family", c.family},
-          {"family_attrs", c.family_attrs},
-          {"n_endpoint", c.n_endpoint},
-          {"derived_chips_per_board", c.derived_chips_per_board},
-          {"status", c.status()},
-          {"warnings", c.warnings}};
+  json j = {{"id", c.id},
+            {"family", c.family},
+            {"family_attrs", c.family_attrs},
+            {"n_endpoint", c.n_endpoint},
+            {"derived_chips_per_board", c.derived_chips_per_board},
+            {"status", c.status()},
+            {"warnings", c.warnings}};
+  if (!c.sorted_by.empty()) j["sorted_by"] = {{"metric", c.sorted_by}, {"value", c.sort_value}};
+  return j;
 }
 
 Candidate parse_candidate(ObjReader& r) {
@@ -46,6 +48,12 @@ Candidate parse_candidate(ObjReader& r) {
   c.n_endpoint = r.integer("n_endpoint", 1);
   c.derived_chips_per_board = r.integer("derived_chips_per_board", 1);
   c.warnings = r.string_list("warnings");
+  if (auto s = r.object_opt("sorted_by")) {
+    c.sorted_by = s->string("metric");
+    if (c.sorted_by.empty()) s->fail("metric", "must not be empty");
+    c.sort_value = s->number("value");
+    s->done();
+  }
   auto status = r.string("status");
   if (status != c.status())
     r.fail("status", "status \"" + status + "\" disagrees with warnings (expected \"" + c.status() +

@@ -15,6 +15,10 @@ struct Candidate {
   std::int64_t n_endpoint = 0;
   std::int64_t derived_chips_per_board = 0;
   std::vector<std::string> warnings; // status is derived: edge-case iff warnings non-empty
+  // In a list sorted by a metric (topo-enum --sort-by): the metric's name and this candidate's
+  // value of it, so the order can be read; empty otherwise.
+  std::string sorted_by;
+  double sort_value = 0;
 
   std::string status() const { return warnings.empty() ? "recommended" : "edge-case"; }
 };

@@ -14,8 +14,8 @@ const Family& require_family(const std::string& name, const std::string& where) 
 }
 
 const std::vector<std::string>& sort_metric_names() {
-  static const std::vector<std::string> names = {"diameter", "link_count", "switch_count",
-                                                 "chips_per_board", "n_endpoint"};
+  static const std::vector<std::string> names = {
+      "diameter", "link_count", "switch_count", "chips_per_board", "n_endpoint", "cost", "power"};
   return names;
 }
 
@@ -65,7 +65,9 @@ Where parse_where(const std::string& text, const std::string& where) {
 bool matches(const Candidate& c, const Where& w) {
   for (auto& [key, value] : w.terms) {
     json have;
-    if (key == "n_endpoint")
+    if (key == "status")
+      have = c.status();
+    else if (key == "n_endpoint")
       have = c.n_endpoint;
     else if (key == "chips_per_board")
       have = c.derived_chips_per_board;
@@ -86,7 +88,11 @@ void check_where_keys(const Where& w, const std::vector<const Family*>& fams,
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   keys.push_back("n_endpoint");
   keys.push_back("chips_per_board");
+  keys.push_back("status");
   for (auto& [key, value] : w.terms) {
+    if (key == "status" && value != "recommended" && value != "edge-case")
+      fail_usage(where, "status is recommended or edge-case, not '" +
+                            (value.is_string() ? value.get<std::string>() : value.dump()) + "'");
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
     std::string names;
     for (const Family* f : fams) names += (names.empty() ? "" : ", ") + f->name();
@@ -218,19 +224,17 @@ public:
           buckets_[w].push_back({r, m, seq, i, n});
           held_[w] += n;
         }
-      } else {
-        for (std::int64_t j = i; j < i + n; ++j) {
-          Key k{metric_of(*family_, ctx_, r, j, sort_->metric), m.nwarn, seq, j, r, m};
-          if (sort_->descending) k.value = -k.value;
-          if (static_cast<std::int64_t>(heap_.size()) < want_) {
-            heap_.push_back(k);
-            std::push_heap(heap_.begin(), heap_.end(), less);
-          } else if (less(k, heap_.front())) {
-            std::pop_heap(heap_.begin(), heap_.end(), less);
-            heap_.back() = k;
-            std::push_heap(heap_.begin(), heap_.end(), less);
-          }
+      } else if (priced()) {
+        // Cost and power need the networks: count what building them takes, keep them for
+        // finish() while that stays within kMaxCostSortWork.
+        for (std::int64_t j = i; j < i + n && work_ <= kMaxCostSortWork; ++j) {
+          const Estimate e = family_->estimate(ctx_, r, j);
+          work_ += e.link_count + e.switch_count + ctx_.n_chip;
+          if (work_ <= kMaxCostSortWork) pending_.push_back({0, m.nwarn, seq, j, r, m});
         }
+      } else {
+        for (std::int64_t j = i; j < i + n; ++j)
+          offer({metric_of(*family_, ctx_, r, j, sort_->metric), m.nwarn, seq, j, r, m});
       }
       i += n;
     }
@@ -249,6 +253,10 @@ public:
         have = r.chips_per_board;
       else
         have = family_->attr(r, i, key);
+      if (key == "status") {
+        if (value != (m.nwarn == 0 ? "recommended" : "edge-case")) return false;
+        continue;
+      }
       if (!have) {
         need_candidate = true;
         continue;
@@ -272,9 +280,30 @@ public:
           }
       return out;
     }
+    if (priced()) {
+      if (work_ > kMaxCostSortWork)
+        fail_infeasible("--sort-by",
+                        "sorting by " +
+                            sort_metric_names()[static_cast<std::size_t>(sort_->metric)] +
+                            " builds every candidate: these " + std::to_string(total_) +
+                            " candidates" + " hold more than " + std::to_string(kMaxCostSortWork) +
+                            " nodes and links; narrow them (--where status=recommended, one "
+                            "family, a parameter)");
+      const CostTable& table = sort_->cost_table ? *sort_->cost_table : default_cost_table();
+      for (Key k : pending_) {
+        const Family& f = *fams[k.meta.family];
+        const Cost c = network_cost(
+            f.generate(ctx_, materialise(ctx_, f, k.run, k.meta, k.i), GenerateOptions{}), table);
+        k.value = sort_->metric == SortMetric::Cost ? c.capex_usd : c.watts;
+        offer(k);
+      }
+    }
     std::sort_heap(heap_.begin(), heap_.end(), less);
-    for (auto& k : heap_)
+    for (auto& k : heap_) {
       out.items.push_back(materialise(ctx_, *fams[k.meta.family], k.run, k.meta, k.i));
+      out.items.back().sorted_by = sort_metric_names()[static_cast<std::size_t>(sort_->metric)];
+      out.items.back().sort_value = sort_->descending ? -k.value : k.value;
+    }
     return out;
   }
 
@@ -287,6 +316,21 @@ private:
     CandidateRun run;
     Meta meta;
   };
+  bool priced() const {
+    return sort_ && (sort_->metric == SortMetric::Cost || sort_->metric == SortMetric::Power);
+  }
+  // Keeps k if it is among the `want_` best so far.
+  void offer(Key k) {
+    if (sort_->descending) k.value = -k.value;
+    if (static_cast<std::int64_t>(heap_.size()) < want_) {
+      heap_.push_back(k);
+      std::push_heap(heap_.begin(), heap_.end(), less);
+    } else if (less(k, heap_.front())) {
+      std::pop_heap(heap_.begin(), heap_.end(), less);
+      heap_.back() = k;
+      std::push_heap(heap_.begin(), heap_.end(), less);
+    }
+  }
   static bool less(const Key& a, const Key& b) {
     if (a.value != b.value) return a.value < b.value;
     if (a.nwarn != b.nwarn) return a.nwarn < b.nwarn;
@@ -301,7 +345,8 @@ private:
   const Family* family_ = nullptr;
   std::uint16_t index_ = 0;
   bool non_standard_ = false;
-  std::int64_t total_ = 0, seq_ = 0;
+  std::int64_t total_ = 0, seq_ = 0, work_ = 0;
+  std::vector<Key> pending_; // cost and power: the candidates to build
   std::vector<std::vector<Kept>> buckets_;
   std::vector<std::int64_t> held_;
   std::vector<Key> heap_;

@@ -2,6 +2,7 @@
 // intra_board_topo filter, status order or a metric order, the 50-result cap) and generate
 // (invariants on every output).
 #pragma once
+#include "topo/cost.hpp"
 #include "topo/family.hpp"
 
 #include <optional>
@@ -16,14 +17,17 @@ inline constexpr std::int64_t kMaxListed = 200000;
 // The family for a name: Error(Usage) naming the families if the name is unknown.
 const Family& require_family(const std::string& name, const std::string& where);
 
-// What `--sort-by` can order by: the closed-form metrics every family has before generation.
-enum class SortMetric { Diameter, LinkCount, SwitchCount, ChipsPerBoard, NEndpoint };
+// What `--sort-by` can order by: the closed-form metrics every family has before generation, and
+// cost and power (capex_usd and watts of network.metrics.cost), which need each candidate built
+// with the context's link speeds and priced with a cost table.
+enum class SortMetric { Diameter, LinkCount, SwitchCount, ChipsPerBoard, NEndpoint, Cost, Power };
 struct SortSpec {
   SortMetric metric = SortMetric::Diameter;
   bool descending = false;
+  const CostTable* cost_table = nullptr; // cost and power: the table (nullptr: the default one)
 };
-// "diameter", "link_count", "switch_count", "chips_per_board", "n_endpoint", each optionally
-// followed by ":asc" (the default) or ":desc"; otherwise Error(Usage) at `where`.
+// "diameter", "link_count", "switch_count", "chips_per_board", "n_endpoint", "cost", "power",
+// each optionally followed by ":asc" (the default) or ":desc"; otherwise Error(Usage) at `where`.
 SortSpec parse_sort(const std::string& text, const std::string& where);
 const std::vector<std::string>& sort_metric_names();
 
@@ -33,9 +37,16 @@ const std::vector<std::string>& sort_metric_names();
 inline constexpr const char* kNonStandardScope = "non-standard-scope";
 inline constexpr const char* kDensePcbImpractical = "dense-pcb-impractical";
 
+// Sorting by cost or power builds every candidate that matches: at most this many nodes and
+// links in all (their closed-form counts; about 10 s of generation), else Error(Infeasible)
+// before anything is built, naming the count, so the user narrows the list (--where
+// status=recommended, a family, a parameter).
+inline constexpr std::int64_t kMaxCostSortWork = 50'000'000;
+
 // A post-filter on candidates (the spec's "filter by a parameter value, e.g. only k = 16"):
-// every term names a family_attrs key, or n_endpoint / chips_per_board, and the value the
-// candidate must have there. Filtering makes every candidate (slower: about 1 s per million).
+// every term names a family_attrs key, or n_endpoint / chips_per_board / status
+// (recommended or edge-case), and the value the candidate must have there. Filtering makes every
+// candidate (slower: about 1 s per million).
 struct Where {
   std::vector<std::pair<std::string, json>> terms;
 };

@@ -69,6 +69,19 @@ expect_ok topo-enum --n-chip 64 --family torus --sort-by link_count:desc --limit
 expect_ok topo-enum --n-chip 1024 --family fat-tree --where k=32,layers=2 --all
 check "--where k=32,layers=2: only those" \
   test "$(jget "$T/out" "all(c['family_attrs']['k'] == 32 and c['family_attrs']['layers'] == 2 for c in d['candidates']['items']) and d['candidates']['total'] == len(d['candidates']['items']) > 0")" = True
+# --sort-by cost: each candidate built and priced; its value is the cost topo-gen reports.
+expect_ok topo-enum --n-chip 64 --family all --scope inter-rack --where status=recommended --sort-by cost --limit 5
+cp "$T/out" "$T/by-cost.json"
+check "by cost: recommended only, ascending, each with its value" \
+  test "$(jget "$T/out" "(all(c['status'] == 'recommended' and c['sorted_by']['metric'] == 'cost' for c in d['candidates']['items']), [c['sorted_by']['value'] for c in d['candidates']['items']] == sorted(c['sorted_by']['value'] for c in d['candidates']['items']))")" = "(True, True)"
+for i in 0 4; do
+  expect_ok topo-gen -i "$T/by-cost.json" --pick $i
+  check "by cost: candidate $i costs what topo-gen says" \
+    test "$(jget "$T/out" "d['network']['metrics']['cost']['capex_usd']")" = "$(jget "$T/by-cost.json" "d['candidates']['items'][$i]['sorted_by']['value']")"
+done
+expect_exit 4 - topo-enum --n-chip 1024 --family all --scope inter-rack --sort-by cost
+expect_exit 2 - topo-enum --n-chip 64 --family all --cost-table "$T/none.csv"
+expect_exit 2 - topo-enum --n-chip 64 --family all --where status=great
 expect_ok topo-enum --describe
 for f in $families; do check "--describe lists $f" grep -q "^$f\$" "$T/out"; done
 check "--describe gives the parameter ranges" grep -q "k in \[4, 64\] even" "$T/out"

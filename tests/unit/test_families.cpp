@@ -523,6 +523,83 @@ TEST_CASE("--sort-by: by a closed-form metric, ties in status order", "[families
   CHECK(kind_of([] { parse_sort("diameter:up", "--sort-by"); }) == ErrorKind::Usage);
 }
 
+TEST_CASE("--sort-by cost and power: the built networks' own cost, in order", "[families][cost]") {
+  auto all = topo::families();
+  const auto ctx = ctx_of(64, Scope::InterRack);
+  const Where rec = parse_where("status=recommended", "t");
+  // The reference: the default order (status, then registry and family order), every candidate
+  // built and priced, stable-sorted by its price.
+  auto priced = [&](const CostTable& t, bool power) {
+    auto l = topo::enumerate(ctx, all, 0, std::nullopt, &rec);
+    std::vector<std::pair<double, std::string>> v;
+    for (auto& c : l.items) {
+      CHECK(c.status() == "recommended");
+      const Cost k = network_cost(topo::generate(ctx, c, {}), t);
+      v.emplace_back(power ? k.watts : k.capex_usd, c.id);
+    }
+    std::stable_sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    return v;
+  };
+  auto check_order = [&](const std::vector<std::pair<double, std::string>>& want,
+                         const CandidateList& got) {
+    REQUIRE(got.items.size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      CHECK(got.items[i].id == want[i].second);
+      CHECK(got.items[i].sort_value == want[i].first);
+    }
+  };
+  const auto by_cost = priced(default_cost_table(), false);
+  REQUIRE(by_cost.size() > 40);
+  CHECK(by_cost.front().first < by_cost.back().first); // the order is not vacuous
+  check_order(by_cost, topo::enumerate(ctx, all, 0, parse_sort("cost", "t"), &rec));
+  // The cap keeps the cheapest.
+  auto five = topo::enumerate(ctx, all, 5, parse_sort("cost", "t"), &rec);
+  REQUIRE(five.items.size() == 5);
+  CHECK(five.total == static_cast<std::int64_t>(by_cost.size()));
+  for (std::size_t i = 0; i < 5; ++i) CHECK(five.items[i].id == by_cost[i].second);
+  CHECK(five.items[0].sorted_by == "cost");
+  // Another table reorders: optics 100 times dearer.
+  CostTable dear = default_cost_table();
+  for (auto& r : dear.rows)
+    if (r.item == "optic") r.usd *= 100;
+  auto s = parse_sort("cost", "t");
+  s.cost_table = &dear;
+  const auto by_dear = priced(dear, false);
+  check_order(by_dear, topo::enumerate(ctx, all, 0, s, &rec));
+  std::vector<std::string> a, b;
+  for (auto& x : by_cost) a.push_back(x.second);
+  for (auto& x : by_dear) b.push_back(x.second);
+  CHECK(a != b);
+  // Power, most first.
+  auto by_power = priced(default_cost_table(), true);
+  auto desc = topo::enumerate(ctx, all, 0, parse_sort("power:desc", "t"), &rec);
+  REQUIRE(desc.items.size() == by_power.size());
+  for (std::size_t i = 1; i < desc.items.size(); ++i)
+    CHECK(desc.items[i - 1].sort_value >= desc.items[i].sort_value);
+  CHECK(desc.items.front().sort_value == std::max_element(by_power.begin(), by_power.end())->first);
+  // Millions of candidates to build: refused before any is built.
+  CHECK(kind_of([&] {
+          topo::enumerate(ctx_of(1024, Scope::InterRack), all, 10, parse_sort("cost", "t"));
+        }) == ErrorKind::Infeasible);
+}
+
+TEST_CASE("--where status=: recommended or edge-case", "[families]") {
+  auto all = topo::families();
+  const auto ctx = ctx_of(64, Scope::InterRack);
+  auto every = topo::enumerate(ctx, all, 200); // recommended first
+  std::int64_t rec = 0;
+  for (auto& c : every.items) rec += c.status() == "recommended";
+  REQUIRE(rec > 0);
+  REQUIRE(rec < 200);
+  auto w = parse_where("status=recommended", "t");
+  auto r = topo::enumerate(ctx, all, 0, std::nullopt, &w);
+  CHECK(r.total == rec);
+  auto e = parse_where("status=edge-case", "t");
+  CHECK(topo::enumerate(ctx, all, 1, std::nullopt, &e).total == every.total - rec);
+  CHECK(kind_of([&] { check_where_keys(parse_where("status=great", "t"), all, "--where"); }) ==
+        ErrorKind::Usage);
+}
+
 TEST_CASE("--where: filters by family attributes, n_endpoint, chips_per_board", "[families]") {
   auto l = all_of("fat-tree", ctx_of(64), "k=8");
   REQUIRE_FALSE(l.empty());

@@ -7,7 +7,7 @@ using namespace icnkit;
 
 int main(int argc, char** argv) {
   std::string family = "torus";
-  std::string sort_by, where_text;
+  std::string sort_by, where_text, cost_table;
   std::string context_file;
   std::int64_t n_chip = 0;
   std::string scope = "intra-rack";
@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
       "topo-route\n"
       "  topo-enum --n-chip 1024 --family dragonfly --scope inter-rack --limit 5\n"
       "  topo-enum --n-chip 256 --family all --sort-by diameter --limit 20\n"
+      "  topo-enum --n-chip 1024 --family all --scope inter-rack --where status=recommended "
+      "--sort-by cost --limit 10\n"
       "  topo-enum --n-chip 64 --family fat-tree --where k=8,layers=2 --all\n",
       argc, argv,
       [&](CLI::App& app, tool::Common& c) {
@@ -39,11 +41,16 @@ int main(int argc, char** argv) {
         std::string metrics;
         for (auto& m : topo::sort_metric_names()) metrics += (metrics.empty() ? "" : ", ") + m;
         app.add_option("--sort-by", sort_by,
-                       "Order by a closed-form metric instead of status: " + metrics +
-                           " (append :desc for descending)");
+                       "Order by a metric instead of status: " + metrics +
+                           " (append :desc for descending; cost and power build each "
+                           "candidate and price it, at the context's link speeds)");
+        app.add_option("--cost-table", cost_table,
+                       "Price and power table for --sort-by cost/power (CSV item,gbps,usd,"
+                       "watts,source; default: the shipped data/cost-table.csv)");
         app.add_option("--where", where_text,
                        "Keep only candidates with these parameter values, e.g. k=16,osr=1 "
-                       "(family_attrs keys, n_endpoint, chips_per_board)");
+                       "(family_attrs keys, n_endpoint, chips_per_board, "
+                       "status=recommended|edge-case)");
         o_scope =
             app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
         o_cpb = app.add_option("--chips-per-board-max", cpb_max,
@@ -112,7 +119,15 @@ int main(int argc, char** argv) {
         Document d;
         d.context = ctx;
         std::optional<topo::SortSpec> sort;
-        if (!sort_by.empty()) sort = topo::parse_sort(sort_by, "--sort-by");
+        std::optional<topo::CostTable> table;
+        if (!cost_table.empty()) {
+          if (sort_by.empty()) fail_usage("--cost-table", "prices --sort-by cost or power");
+          table = topo::parse_cost_table(read_input(cost_table), cost_table);
+        }
+        if (!sort_by.empty()) {
+          sort = topo::parse_sort(sort_by, "--sort-by");
+          if (table) sort->cost_table = &*table;
+        }
         std::optional<topo::Where> where;
         if (!where_text.empty()) {
           where = topo::parse_where(where_text, "--where");
