@@ -20,6 +20,8 @@ RailRouting::RailRouting(const topo::Network& n, const topo::Faults& f, RailPath
   // The longest path: half the ring at each end (rail-aligned and pxn use one end each, a
   // same-domain pair the ring alone) plus a chip-leaf-...-leaf-chip scale-out path.
   if (hop_vcs_) vcs_ = static_cast<int>(2 * (D_ / 2) + (has_out_ ? 2 * s_.p.tiers : 0));
+  split_vcs_ = !hop_vcs_ && has_up_ && has_out_ && (!f.empty() || !f.switches.empty());
+  if (split_vcs_) vcs_ = 2;
   const auto V = n.nodes.size();
   role_.assign(V, Role::Chip);
   for (std::size_t v = static_cast<std::size_t>(n.n_chip); v < V; ++v) {
@@ -132,9 +134,35 @@ bool RailRouting::chip_on_rail(std::int64_t chip, std::int64_t r) const {
   return first / per_rail_ <= r && r <= (first + s_.p.nics - 1) / per_rail_;
 }
 
-std::int64_t RailRouting::rail_chip(std::int64_t domain, std::int64_t r, std::int64_t dst) const {
-  if (dst / D_ == domain && chip_on_rail(dst, r)) return dst;
-  return domain * D_ + r * per_rail_ / s_.p.nics;
+std::int64_t RailRouting::rail_chip(std::int64_t r, std::int64_t dst) const {
+  const std::int64_t domain = dst / D_;
+  auto lands = [&](std::int64_t c) {
+    if (!chip_on_rail(c, r)) return false;
+    bool nic = false;
+    for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(c)]) nic = nic || rail_of_leaf(a) == r;
+    return nic && (c == dst || !has_up_ || up_distance(c, dst) != kFar);
+  };
+  if (lands(dst)) return dst;
+  const std::int64_t nics = s_.p.nics;
+  for (std::int64_t c = r * per_rail_ / nics; c <= ((r + 1) * per_rail_ - 1) / nics; ++c)
+    if (lands(domain * D_ + c)) return domain * D_ + c;
+  return -1;
+}
+
+bool RailRouting::can_leave(std::int64_t c, std::int64_t dst) const {
+  for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(c)]) {
+    const std::int64_t x = rail_chip(rail_of_leaf(a), dst);
+    if (x >= 0 && out_distance(a, x) != kFar) return true;
+  }
+  return false;
+}
+
+std::int64_t RailRouting::exit_chip(std::int64_t domain, std::int64_t dst) const {
+  for (std::int64_t k = 0; k < D_; ++k) {
+    const std::int64_t c = domain * D_ + (dst + k) % D_;
+    if (can_leave(c, dst)) return c;
+  }
+  return -1;
 }
 
 std::int64_t RailRouting::rail_here(std::int64_t v, std::int64_t in, std::int64_t dst) const {
@@ -160,6 +188,17 @@ std::int64_t RailRouting::pxn_relay(std::int64_t domain, std::int64_t dst) const
     if (!down_nodes_.empty() && down_nodes_[static_cast<std::size_t>(c)]) continue;
     for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(c)])
       if (out_distance(a, dst) != kFar) return c;
+  }
+  return -1;
+}
+
+std::int64_t RailRouting::pxn_entry(std::int64_t dst) const {
+  const std::int64_t domain = dst / D_;
+  for (std::int64_t k = 0; k < D_; ++k) {
+    const std::int64_t c = domain * D_ + (dst + k) % D_;
+    if (nic_ch_[static_cast<std::size_t>(c)].empty()) continue; // no live NIC, or chip down
+    if (c != dst && up_distance(c, dst) == kFar) continue;
+    return c;
   }
   return -1;
 }
@@ -203,6 +242,15 @@ void RailRouting::route_into(const PacketState& p, std::vector<Choice>& out) con
   choose(p, out);
   if (hop_vcs_)
     for (Choice& c : out) c.vc = p.in_channel < 0 ? 0 : p.vc + 1;
+  if (split_vcs_ && !out.empty() && p.in_channel >= 0) {
+    // In the destination's domain, having come from the scale-out network (or already on 1).
+    const Role r = role_[static_cast<std::size_t>(p.node)];
+    const bool landed =
+        (r == Role::Chip || r == Role::UpSwitch) && domain_of(p.node) == p.dst / D_ &&
+        (p.vc == 1 || role_[static_cast<std::size_t>(n_.channel_src(p.in_channel))] == Role::Leaf);
+    if (landed)
+      for (Choice& c : out) c.vc = 1;
+  }
 }
 
 void RailRouting::choose(const PacketState& p, std::vector<Choice>& out) const {
@@ -219,18 +267,26 @@ void RailRouting::choose(const PacketState& p, std::vector<Choice>& out) const {
       return;
     }
     if (mode_ == RailPath::Pxn) {
-      const std::int64_t relay = pxn_relay(dv, t);
+      const std::int64_t entry = pxn_entry(t);
+      const std::int64_t relay = entry < 0 ? -1 : pxn_relay(dv, entry);
       if (relay < 0) return;
-      return v == relay ? toward_out(v, t, out) : toward_up(v, relay, out);
+      return v == relay ? toward_out(v, entry, out) : toward_up(v, relay, out);
     }
-    if (r != Role::Chip) return; // rail-aligned never enters another domain's scale-up
+    // Rail-aligned: a chip that cannot leave (and a scale-up switch) hands the packet to the
+    // domain's exit chip.
+    if (r != Role::Chip || !can_leave(v, t)) {
+      const std::int64_t exit = exit_chip(dv, t);
+      if (exit >= 0 && exit != v) toward_up(v, exit, out);
+      return;
+    }
     // Out of every NIC towards the destination domain's chip on that NIC's rail; the nearest.
     const auto& ch = nic_ch_[static_cast<std::size_t>(v)];
     const auto& leaf = nic_leaf_[static_cast<std::size_t>(v)];
     int best = kFar;
     std::vector<int> d(leaf.size());
     for (std::size_t i = 0; i < leaf.size(); ++i) {
-      d[i] = out_distance(leaf[i], rail_chip(dt, rail_of_leaf(leaf[i]), t));
+      const std::int64_t x = rail_chip(rail_of_leaf(leaf[i]), t);
+      d[i] = x < 0 ? kFar : out_distance(leaf[i], x);
       best = std::min(best, d[i]);
     }
     if (best == kFar) return;
@@ -238,8 +294,10 @@ void RailRouting::choose(const PacketState& p, std::vector<Choice>& out) const {
       if (d[i] == best) out.push_back({ch[i], 0, 0});
     return;
   }
-  const std::int64_t x =
-      mode_ == RailPath::Pxn || !has_up_ ? t : rail_chip(dt, rail_here(v, p.in_channel, t), t);
+  const std::int64_t x = !has_up_                 ? t
+                         : mode_ == RailPath::Pxn ? pxn_entry(t)
+                                                  : rail_chip(rail_here(v, p.in_channel, t), t);
+  if (x < 0) return;
   toward_out(v, x, out);
 }
 

@@ -17,12 +17,20 @@
 //   shortest path inside a domain; the checker confirms the dependency graph has no cycle. A
 //   ring scale-up of 4 or more chips has chips as transit around its cycle: there the k-th hop
 //   takes VC k (hop-count classes, as minimal routing's), as many as the longest path.
-// - Fault-aware: failed links, chips and switches are left out of the distances. pxn moves its
-//   relay to the next chip of the domain (in position order, wrapping) when the one at the
-//   destination's position or its NICs failed; rail-aligned needs the source's own NIC and the
-//   destination domain's chip on that rail; a pair neither reaches is unreachable (the checker
-//   lists it). On a
-//   rail-only network (one Clos per rail) pxn and rail-aligned are the only ways across rails.
+// - Fault-aware: failed links, chips and switches are left out of the distances. A chip whose
+//   NICs all failed (its NIC, its leaf, its whole rail) still sends and receives through its
+//   domain: pxn lands at the destination domain's entry chip (the destination, else the next
+//   chip round the domain, in position order, with a live NIC that reaches it inside the domain)
+//   and relays from the source domain's chip at the entry's position (else the next that
+//   reaches the entry); rail-aligned sends from a chip without a live NIC to its domain's exit
+//   chip (the chip at the destination's position, else the next with a live NIC), and lands on
+//   the destination domain's chip of the rail it travelled (the destination when it is on it).
+//   Entry and exit depend only on the destination, so the routing stays a function of (node,
+//   destination). Such a path goes up, out and up again: with any fault the hops inside the
+//   destination's domain after the scale-out network take VC 1 (two classes; a ring's hop
+//   classes already order every hop). A pair no live path joins is unreachable (the checker
+//   lists it). On a rail-only network (one Clos per rail) pxn and rail-aligned are the only
+//   ways across rails.
 #pragma once
 #include "route/adjacency.hpp"
 #include "route/routing.hpp"
@@ -59,12 +67,21 @@ private:
   std::int64_t rail_of_leaf(std::int64_t leaf) const;
   // The rail a packet in the scale-out network is on at switch v, having come in on `in`.
   std::int64_t rail_here(std::int64_t v, std::int64_t in, std::int64_t dst) const;
-  // The chip of `domain` on rail r nearest `dst`: dst itself when it has a NIC on r.
-  std::int64_t rail_chip(std::int64_t domain, std::int64_t r, std::int64_t dst) const;
+  // Where rail r lands in dst's domain: dst itself when it has a live NIC on r, else the first
+  // chip of the domain on r with a live NIC on r and a scale-up path to dst; -1 if none.
+  std::int64_t rail_chip(std::int64_t r, std::int64_t dst) const;
+  // Whether chip c's live NICs can carry a packet for dst rail-aligned (some NIC's rail lands).
+  bool can_leave(std::int64_t c, std::int64_t dst) const;
+  // rail-aligned's exit chip of `domain` for dst: the first from dst's position on (wrapping)
+  // that can leave; -1 if none.
+  std::int64_t exit_chip(std::int64_t domain, std::int64_t dst) const;
   bool chip_on_rail(std::int64_t chip, std::int64_t r) const;
   void choose(const PacketState& p, std::vector<Choice>& out) const;
   // pxn's relay in `domain` for `dst`: the chip at dst's position, else the next that reaches dst.
   std::int64_t pxn_relay(std::int64_t domain, std::int64_t dst) const;
+  // pxn's entry chip for dst: dst, else the first chip of its domain from its position on
+  // (wrapping) with a live NIC and a scale-up path to dst; -1 if none.
+  std::int64_t pxn_entry(std::int64_t dst) const;
   void toward_up(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const;
   void toward_out(std::int64_t v, std::int64_t x, std::vector<Choice>& out) const;
 
@@ -78,6 +95,7 @@ private:
   std::int64_t D_ = 1, S_ = 0, per_rail_ = 1;
   bool has_up_ = false, has_out_ = false;
   bool hop_vcs_ = false;
+  bool split_vcs_ = false; // faults: VC 1 inside the destination's domain after the scale-out
   int vcs_ = 1;
   // Per domain, per chip x of it, per local node: scale-up hops to x.
   std::vector<std::uint8_t> up_dist_;

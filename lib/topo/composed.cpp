@@ -501,6 +501,31 @@ std::vector<std::int64_t> plane_switches(const Network& n, std::int64_t plane,
   return out;
 }
 
+std::vector<std::int64_t> rail_switches(const Network& n, std::int64_t rail,
+                                        const std::string& where) {
+  if (n.family != "composed")
+    fail_usage(where, "rails belong to composed networks, not to a " + n.family);
+  const ComposedShape s = composed_shape_of(n, where);
+  const ComposedParams& p = s.p;
+  if (p.scale_out == "none") fail_usage(where, "the network has no scale-out, so no rails");
+  if (rail < 0 || rail >= p.rails)
+    fail_usage(where, "the network has " + std::to_string(p.rails) + " rail" +
+                          (p.rails == 1 ? "" : "s") + " (0.." + std::to_string(p.rails - 1) +
+                          "), not " + std::to_string(rail));
+  const ComposedLayout at(s);
+  const bool per_rail_spines = p.tiers >= 2 && !(p.tiers == 2 && p.scale_out == "rail-optimized");
+  const std::int64_t blocks = s.block_units ? s.units / s.block_units : 0;
+  std::vector<std::int64_t> out;
+  for (std::int64_t pl = 0; pl < p.planes; ++pl) {
+    const std::int64_t base = at.out_base + pl * at.per_plane;
+    for (std::int64_t u = 0; u < s.units; ++u) out.push_back(base + u * p.rails + rail);
+    if (!per_rail_spines) continue;
+    const std::int64_t first = base + s.leaves + rail * blocks * s.spines_per_block;
+    for (std::int64_t x = 0; x < blocks * s.spines_per_block; ++x) out.push_back(first + x);
+  }
+  return out;
+}
+
 std::string ComposedFamily::parameters() const {
   return "from the command line: --scale-up KIND:CHIPS[,switches=S][,links=L][,board=C]"
          "[,rack=DOMAINS] (KIND switch, full-mesh, ring, none) and --scale-out "

@@ -128,6 +128,12 @@ struct ComposedLayout {
 // or has no such plane.
 std::vector<std::int64_t> plane_switches(const Network& n, std::int64_t plane,
                                          const std::string& where);
+// The scale-out switches that serve rail `rail` (0-based) alone, in every plane: its leaves in
+// every unit, and with per-rail spines (3 tiers, or a 2-tier rail-only network) its spines;
+// cores serve every rail and stay. What topo-gen --fail-rail fails. Error(Usage) naming `where`
+// when the network is not composed, has no scale-out, or no such rail.
+std::vector<std::int64_t> rail_switches(const Network& n, std::int64_t rail,
+                                        const std::string& where);
 
 class ComposedFamily : public Family {
 public:

@@ -64,9 +64,22 @@ closed "one plane failed: across the nodes" "$(across "$T/twin.f.ar.json")" "$(p
 topo-gen -i "$T/twin.json" --fail-nic 3 >"$T/nic.json"
 check "a failed NIC: two ports, cause nic" test \
   "$(jget "$T/nic.json" "sorted(set(l['cause'] for l in d['faults']['links'])), len(d['faults']['links'])")" = "['nic'] 2"
-topo-route -i "$T/nic.json" --algorithm rail >"$T/nic.r.json" 2>/dev/null
-check "a failed NIC: only the other nodes' 56 pairs to chip 3 are cut" test \
-  "$(jget "$T/nic.r.json" "d['routing']['verification']['unreachable_pairs']")" = 56
+for m in pxn rail-aligned; do
+  topo-route -i "$T/nic.json" --algorithm rail --rail-path $m >"$T/nic.r.json"
+  check "a failed NIC, $m: every pair still delivered, through the chip's domain" test \
+    "$(jget "$T/nic.r.json" "(d['routing']['verification']['unreachable_pairs'], d['routing']['verification']['deadlock_free'])")" = "(0, True)"
+done
+# A failed rail (its 2 leaves on each plane): the position-0 GPUs send and receive through their
+# neighbours' NICs, so two rings share each position-1 NIC: the phase across the nodes runs at
+# 50 GB/s per ring, over 4 network hops of 1 us and 4 NVLink hops of 100 ns.
+topo-gen -i "$T/twin.json" --fail-rail 0 >"$T/rail.json"
+check "a failed rail: 4 switches, 32 links" test \
+  "$(jget "$T/rail.json" "(len(d['faults']['switches']), len(d['faults']['links']))")" = "(4, 32)"
+topo-route --algorithm rail <"$T/rail.json" \
+  | coll-sched --collective all-reduce --algorithm hierarchical --bytes 64MiB | net-sim >"$T/rail.ar.json"
+closed "one rail failed: across the nodes" "$(across "$T/rail.ar.json")" "$(python3 -c "print(2*7*($S/64/50e9 + 4.4e-6))")"
+expect_exit 2 - topo-gen -i "$T/twin.json" --fail-rail 8
+expect_exit 2 - topo-gen --torus 4x4 --fail-rail 0
 expect_exit 2 - topo-gen -i "$T/twin.json" --fail-nic 3:1
 expect_exit 2 - topo-gen -i "$T/twin.json" --fail-nic 640
 expect_exit 2 - topo-gen --torus 4x4 --fail-nic 0

@@ -118,7 +118,7 @@ expect_exit 2 - topo-enum --context "$T/ctx.json" --chip-radix 0
 # --- --where keys and --pick of a truncated list -------------------------------------------
 expect_exit 2 - topo-enum -n 64 --where k=8
 check "--where k on the torus names its keys" \
-  grep -q "^topo-enum: error: --where: 'k' is not a key of the torus family (keys: dimension_sizes, board_shape, n_endpoint, chips_per_board)$" "$T/err"
+  grep -q "^topo-enum: error: --where: 'k' is not a key of the torus family (keys: dimension_sizes, board_shape, n_endpoint, chips_per_board, status)$" "$T/err"
 expect_exit 2 - topo-enum -n 64 --family all --where kk=8
 expect_ok topo-enum -n 64 --family all --where k=8 -o "$T/k8.json"
 check "--where k=8 over all families: fat-trees only" \

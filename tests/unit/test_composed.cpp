@@ -11,6 +11,7 @@
 #include "support.hpp"
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 
 using namespace icnkit;
 using namespace icnkit::topo;
@@ -199,6 +200,80 @@ TEST_CASE("composed networks: diameter and path diversity equal brute force") {
       parse_composition("switch:2", "rail-optimized:domains=8,unit=2,radix=4,tiers=3"),
       ErrorKind::Usage, "test");
   CHECK(s.block_units * 2 <= s.units);
+}
+
+TEST_CASE("rail_switches: a rail's leaves, and its spines where a rail has its own") {
+  struct Case {
+    const char *up, *out;
+    bool rail_spines;
+  };
+  const std::vector<Case> cases = {
+      {"switch:4,switches=2", "rail-optimized:domains=4,unit=2,radix=8", false},
+      {"full-mesh:4", "rail-only:domains=4,radix=8", false},
+      {"ring:4", "rail-only:domains=4,unit=1,radix=8,tiers=2", true},
+      {"ring:6,board=2,rack=2", "rail-optimized:domains=4,unit=2,radix=8,up=2,tiers=3,rails=3",
+       true},
+      {"none:2", "rail-optimized:domains=4,unit=2,radix=8,nics=2,rails=2,planes=2", false},
+      {"switch:8", "rail-optimized:domains=4,unit=2,radix=16,nics=2,rails=4,planes=2", false},
+      {"switch:2", "rail-optimized:domains=8,unit=2,radix=4,tiers=3", true},
+  };
+  for (const Case& c : cases) {
+    INFO(c.up << " " << c.out);
+    const Network n = composed(c.up, c.out);
+    const std::int64_t D = n.metrics.family_attrs["domain_chips"].get<std::int64_t>();
+    const std::int64_t nics = n.metrics.family_attrs["nics_per_chip"].get<std::int64_t>();
+    const std::int64_t R = n.metrics.family_attrs["rails"].get<std::int64_t>();
+    std::vector<std::vector<std::int64_t>> adj(n.nodes.size());
+    for (const Link& l : n.links) {
+      adj[static_cast<std::size_t>(l.a)].push_back(l.b);
+      adj[static_cast<std::size_t>(l.b)].push_back(l.a);
+    }
+    // Chip c of a domain drives NICs c*nics .. c*nics+nics-1; NIC j is on rail j*R/(D*nics).
+    auto on_rail = [&](std::int64_t chip, std::int64_t r) {
+      const std::int64_t c = chip % D;
+      for (std::int64_t k = 0; k < nics; ++k)
+        if ((c * nics + k) * R / (D * nics) == r) return true;
+      return false;
+    };
+    std::size_t failed_total = 0;
+    for (std::int64_t r = 0; r < R; ++r) {
+      const auto v = rail_switches(n, r, "t");
+      const std::set<std::int64_t> set(v.begin(), v.end());
+      CHECK(set.size() == v.size());
+      failed_total += v.size();
+      for (const Node& x : n.nodes) {
+        if (x.kind != NodeKind::Switch || x.role == "scale-up") continue;
+        const auto& nb = adj[static_cast<std::size_t>(x.id)];
+        bool want = false;
+        if (x.role == "leaf") {
+          want = true;
+          for (std::int64_t y : nb)
+            if (n.nodes[static_cast<std::size_t>(y)].kind == NodeKind::Chip && !on_rail(y, r))
+              want = false;
+        } else if (x.role == "spine" && c.rail_spines) {
+          // A rail's own spine: every leaf below it is on the rail.
+          want = true;
+          for (std::int64_t y : nb)
+            if (n.nodes[static_cast<std::size_t>(y)].role == "leaf") {
+              bool leaf_on = true;
+              for (std::int64_t z : adj[static_cast<std::size_t>(y)])
+                if (n.nodes[static_cast<std::size_t>(z)].kind == NodeKind::Chip && !on_rail(z, r))
+                  leaf_on = false;
+              want = want && leaf_on;
+            }
+        }
+        CHECK(set.count(x.id) == (want ? 1u : 0u));
+      }
+    }
+    // Every leaf is on exactly one rail.
+    std::size_t leaves = 0;
+    for (const Node& x : n.nodes) leaves += x.role == "leaf";
+    CHECK(failed_total >= leaves);
+  }
+  const Network n = composed("switch:4", "rail-optimized:domains=4,unit=2,radix=8");
+  CHECK(test::kind_of([&] { rail_switches(n, 4, "--fail-rail"); }) == ErrorKind::Usage);
+  CHECK(test::kind_of([&] { rail_switches(composed("switch:4", "none:domains=2"), 0, "x"); }) ==
+        ErrorKind::Usage);
 }
 
 TEST_CASE("composed networks: a document round trip, and edits the structure check refuses") {

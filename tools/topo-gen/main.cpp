@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   std::int64_t fail_random = 0;
   std::vector<std::int64_t> fail_ocs;
   std::vector<std::string> fail_switches;
-  std::vector<std::int64_t> fail_planes;
+  std::vector<std::int64_t> fail_planes, fail_rails;
   std::vector<std::string> fail_nics;
   bool twist = false;
   std::uint64_t seed = 1;
@@ -107,6 +107,10 @@ int main(int argc, char** argv) {
         app.add_option("--fail-plane", fail_planes,
                        "Fail plane P (0-based) of a composed network's scale-out: every leaf, "
                        "spine and core switch of that plane, and their links")
+            ->take_all();
+        app.add_option("--fail-rail", fail_rails,
+                       "Fail rail R (0-based) of a composed network's scale-out: its leaves in "
+                       "every unit and plane (and its own spines where a rail has them)")
             ->take_all();
         app.add_option("--fail-ocs", fail_ocs,
                        "Fail optical circuit switch I (0..47) of a torus of 4x4x4 cubes (TPU "
@@ -201,10 +205,13 @@ int main(int argc, char** argv) {
         }
         topo::FaultRequest fr{fail_links, fail_chips,    fail_random, seed,
                               fail_ocs,   fail_switches, fail_nics};
-        // A failed plane is every switch of it.
+        // A failed plane or rail is every switch of it.
         const auto add_planes = [&](const topo::Network& n) {
           for (std::int64_t p : fail_planes)
             for (std::int64_t v : topo::plane_switches(n, p, "--fail-plane"))
+              fr.switches.push_back(std::to_string(v));
+          for (std::int64_t r : fail_rails)
+            for (std::int64_t v : topo::rail_switches(n, r, "--fail-rail"))
               fr.switches.push_back(std::to_string(v));
         };
         Document out;
