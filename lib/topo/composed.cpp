@@ -313,7 +313,7 @@ struct Builder {
     n.nodes.push_back(std::move(v));
   }
   void link(std::int64_t a, std::int64_t b, LinkKind k, std::int64_t times = 1) {
-    const LinkParams lp = link_params(ctx, o, k);
+    const LinkParams lp = link_params(ctx, o, k, is_nic_link(n, a, b, k));
     for (std::int64_t i = 0; i < times; ++i) {
       Link l;
       l.id = static_cast<std::int64_t>(n.links.size());

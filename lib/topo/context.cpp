@@ -67,8 +67,9 @@ PerKind parse_per_kind(const std::string& text, const std::string& where,
     } else {
       const std::string name = item.substr(0, eq);
       const auto k = parse_link_kind(name);
-      if (!k) fail_usage(where, "unknown link kind '" + name + "' (use c2c, b2b, r2r, p2p)");
-      auto& v = out.kind[static_cast<std::size_t>(*k)];
+      if (!k && name != "nic")
+        fail_usage(where, "unknown link kind '" + name + "' (use c2c, b2b, r2r, p2p, nic)");
+      auto& v = k ? out.kind[static_cast<std::size_t>(*k)] : out.nic;
       if (v) fail_usage(where, "gives link kind '" + name + "' twice");
       v = one(item.substr(eq + 1));
     }

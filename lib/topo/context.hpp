@@ -25,18 +25,25 @@ std::optional<IntraBoardTopo> parse_intra_board_topo(const std::string& s);
 std::optional<LinkKind> parse_link_kind(const std::string& s);
 
 // A link figure (bandwidth or latency) for every link and, overriding it, per link kind, as the
-// command line gives it: "50GB/s", "c2c=900GB/s,r2r=50GB/s", or both: "50GB/s,c2c=900GB/s".
+// command line gives it: "50GB/s", "c2c=900GB/s,r2r=50GB/s", or both: "50GB/s,c2c=900GB/s";
+// "nic=..." overrides the kind for NIC links (a chip to a switch, scale-up c2c links excepted:
+// topo/network.hpp is_nic_link), e.g. a dragonfly's 1-cycle terminal links beside its 10-cycle
+// local ones, both inside a rack.
 struct PerKind {
   std::optional<double> every;
   std::array<std::optional<double>, 4> kind{}; // indexed by LinkKind
-  // The kind's own figure, else the one for every link, else none.
-  std::optional<double> of(LinkKind k) const {
+  std::optional<double> nic;
+  // The NIC figure for a NIC link, else the kind's own figure, else the one for every link,
+  // else none.
+  std::optional<double> of(LinkKind k, bool nic_link = false) const {
+    if (nic_link && nic) return nic;
     const auto& v = kind[static_cast<std::size_t>(k)];
     return v ? v : every;
   }
 };
-// Error(Usage) naming `where` for an unknown kind, a kind given twice, two figures for every
-// link, or an item `one` refuses (it parses one figure, naming `where`).
+// Error(Usage) naming `where` for an unknown kind (not c2c, b2b, r2r, p2p or nic), a kind given
+// twice, two figures for every link, or an item `one` refuses (it parses one figure, naming
+// `where`).
 PerKind parse_per_kind(const std::string& text, const std::string& where,
                        const std::function<double(const std::string&)>& one);
 

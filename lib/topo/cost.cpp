@@ -120,7 +120,7 @@ Cost network_cost(const Network& n, const CostTable& t) {
     const Node& a = n.nodes[static_cast<std::size_t>(l.a)];
     const Node& b = n.nodes[static_cast<std::size_t>(l.b)];
     const bool chip_a = a.kind == NodeKind::Chip, chip_b = b.kind == NodeKind::Chip;
-    if (chip_a != chip_b && l.kind != LinkKind::C2C) {
+    if (is_nic_link(n, l.a, l.b, l.kind)) {
       const Priced p = price(t, "nic_port", gbps(l));
       c.nic_ports += p.count;
       c.nics_usd += static_cast<double>(p.count) * p.row->usd;

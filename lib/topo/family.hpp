@@ -107,8 +107,10 @@ const Family* find_family(const std::string& name);
 
 // Link kind from the smallest container both ends share: board c2c, rack b2b, pod r2r, else p2p.
 LinkKind link_kind_between(const Network& n, std::int64_t a, std::int64_t b);
-// Bandwidth and latency of a link of that kind, from the options or the context.
-LinkParams link_params(const Context& ctx, const GenerateOptions& o, LinkKind k);
+// Bandwidth and latency of a link of that kind (a NIC link: is_nic_link), from the options or the
+// context.
+LinkParams link_params(const Context& ctx, const GenerateOptions& o, LinkKind k,
+                       bool nic_link = false);
 // Appends a link a-b with the kind and parameters the hierarchy gives it; returns its id.
 std::int64_t add_link(Network& n, const Context& ctx, const GenerateOptions& o, std::int64_t a,
                       std::int64_t b, int dim = -1, int dir = 0);

@@ -475,8 +475,10 @@ Imported import_network(const std::string& text, ImportFormat f, const std::stri
     } else {
       l.kind = link_kind_between(n, l.a, l.b);
     }
-    const LinkParams lp{bandwidth.of(l.kind).value_or(kDefaultLinkParams.bandwidth_bytes_per_s),
-                        latency.of(l.kind).value_or(kDefaultLinkParams.latency_s)};
+    const bool nic = is_nic_link(n, l.a, l.b, l.kind);
+    const LinkParams lp{
+        bandwidth.of(l.kind, nic).value_or(kDefaultLinkParams.bandwidth_bytes_per_s),
+        latency.of(l.kind, nic).value_or(kDefaultLinkParams.latency_s)};
     l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
     l.latency_s = lp.latency_s;
     if (e.attrs.contains("bandwidth_bytes_per_s")) {

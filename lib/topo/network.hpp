@@ -133,6 +133,15 @@ struct Network {
   }
 };
 
+// A NIC link: one end a chip, the other a switch, and not a scale-up link (kind c2c: a chip's
+// own SerDes into its scale-up switch, as NVLink into NVSwitch). What the cost model prices as
+// a NIC port and what `--link-bw nic=...` / `--link-latency nic=...` set.
+inline bool is_nic_link(const Network& n, std::int64_t a, std::int64_t b, LinkKind k) {
+  const bool chip_a = n.nodes[static_cast<std::size_t>(a)].kind == NodeKind::Chip;
+  const bool chip_b = n.nodes[static_cast<std::size_t>(b)].kind == NodeKind::Chip;
+  return chip_a != chip_b && k != LinkKind::C2C;
+}
+
 // Failed links and chips, and why. A failed chip takes all its links down.
 struct FailedLink {
   std::int64_t link = 0;

@@ -46,10 +46,10 @@ LinkKind link_kind_between(const Network& n, std::int64_t a, std::int64_t b) {
   return LinkKind::P2P;
 }
 
-LinkParams link_params(const Context& ctx, const GenerateOptions& o, LinkKind k) {
+LinkParams link_params(const Context& ctx, const GenerateOptions& o, LinkKind k, bool nic_link) {
   LinkParams p = ctx.link_params(k);
-  if (auto bw = o.link_bandwidth.of(k)) p.bandwidth_bytes_per_s = *bw;
-  if (auto lat = o.link_latency.of(k)) p.latency_s = *lat;
+  if (auto bw = o.link_bandwidth.of(k, nic_link)) p.bandwidth_bytes_per_s = *bw;
+  if (auto lat = o.link_latency.of(k, nic_link)) p.latency_s = *lat;
   return p;
 }
 
@@ -60,7 +60,7 @@ std::int64_t add_link(Network& n, const Context& ctx, const GenerateOptions& o, 
   l.a = a;
   l.b = b;
   l.kind = link_kind_between(n, a, b);
-  LinkParams lp = link_params(ctx, o, l.kind);
+  LinkParams lp = link_params(ctx, o, l.kind, is_nic_link(n, a, b, l.kind));
   l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
   l.latency_s = lp.latency_s;
   l.dim = dim;

@@ -60,13 +60,14 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
                                                : std::string("network's link");
   };
   for (const Link& l : n.links) {
-    if (auto bw = r.link_bandwidth.of(l.kind); bw && l.bandwidth_bytes_per_s != *bw)
+    const bool nic = is_nic_link(n, l.a, l.b, l.kind);
+    if (auto bw = r.link_bandwidth.of(l.kind, nic); bw && l.bandwidth_bytes_per_s != *bw)
       fail_usage("--link-bw",
                  number(*bw) + " bytes/s is not the " + whose(r.link_bandwidth, l.kind) +
                      " bandwidth (its links have " +
                      values_of(n, [](const Link& k) { return k.bandwidth_bytes_per_s; }) +
                      " bytes/s)" + kKeep);
-    if (auto lat = r.link_latency.of(l.kind); lat && l.latency_s != *lat)
+    if (auto lat = r.link_latency.of(l.kind, nic); lat && l.latency_s != *lat)
       fail_usage("--link-latency", number(*lat) + " s is not the " + whose(r.link_latency, l.kind) +
                                        " latency (its links have " +
                                        values_of(n, [](const Link& k) { return k.latency_s; }) +

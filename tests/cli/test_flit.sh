@@ -78,6 +78,23 @@ expect_exit 2 - "${m[@]}" --rate 0.1 --link-latency-cycles 0
 expect_exit 2 - "${m[@]}" --rate 0.1 --hotspot 0:0.5
 expect_exit 2 - net-sim -i "$T/mesh.json" --mode flit --traffic hotspot --rate 0.1
 expect_exit 2 - net-sim -i "$T/mesh.json" --mode flit --traffic hotspot --rate 0.1 --hotspot 99:0.5
+# BookSim's dragonfly from the command line: 72 nodes (p 2, a 4, h 2, g 9), channels of 1 cycle
+# to a node, 10 inside a group, 100 between groups (one group per rack: nic=, b2b= and r2r=
+# latencies at a 50-byte flit clock of 1 ns), min routing, 1-flit packets at 0.01. BookSim 2.0's
+# mean latency there is 116.53 cycles (seeds 0 and 1); the links' latencies reach the report.
+topo-enum -n 72 --family dragonfly --scope inter-rack --where p=2,a=4,h=2,g=9,chips_per_board=1 \
+  | topo-gen --pick 0 --link-bw 50GB/s --link-latency 10ns,r2r=100ns,nic=1ns \
+  | topo-route --algorithm dragonfly-min >"$T/df72.json"
+check "nic= sets the 72 terminal links, b2b the 54 local ones, r2r the 36 global" test \
+  "$(jget "$T/df72.json" "sorted(__import__('collections').Counter((l['kind'], l.get('latency_s', d['network']['link_defaults'][l['kind']]['latency_s'])) for l in d['network']['links']).items())")" = \
+  "[(('b2b', 1e-09), 72), (('b2b', 1e-08), 54), (('r2r', 1e-07), 36)]"
+expect_ok net-sim -i "$T/df72.json" --mode flit --router booksim --flit-bytes 50 \
+  --link-latency-cycles document --traffic uniform --rate 0.01 --packet-flits 1 --measure 20000
+check "the dragonfly's mean latency within 3% of BookSim's 116.53 cycles" python3 -c "
+import json; r = json.load(open('$T/out'))['report']
+assert r['router']['link_latency_max_cycles'] == 100, r['router']
+assert abs(r['latency_cycles']['mean'] - 116.53) <= 0.03 * 116.53, r['latency_cycles']"
+expect_exit 2 - topo-gen --torus 4x4 --link-latency 1us,nic=1ns,nic=2ns
 expect_exit 2 - net-sim -i "$T/mesh.json" --mode flit --traffic nosuch --rate 0.1
 expect_exit 2 - net-sim -i "$T/mesh.json" --traffic uniform --bytes 1MiB
 expect_exit 2 - net-sim -i "$T/mesh.json" --rate 0.1

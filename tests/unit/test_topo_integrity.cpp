@@ -5,6 +5,7 @@
 // anynet cannot hold, --where keys and --pick of a truncated list.
 #include "core/units.hpp"
 #include "doc/document.hpp"
+#include "topo/composed.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/export.hpp"
 #include "topo/faults.hpp"
@@ -618,7 +619,8 @@ TEST_CASE("link bandwidth and latency per link kind", "[integrity]") {
   r.link_bandwidth = parse_per_kind("200GB/s", "--link-bw", bw);  // the b2b links have 50
   CHECK_THROWS_AS(check_build_agrees(n, &made.second, nullptr, r), Error);
   // Refused: unknown kinds, a kind twice, two figures for every link, a bad figure.
-  for (const char* bad : {"x2x=1GB/s", "c2c=1GB/s,c2c=2GB/s", "1GB/s,2GB/s", "c2c=", "c2c=1ns"}) {
+  for (const char* bad : {"x2x=1GB/s", "c2c=1GB/s,c2c=2GB/s", "1GB/s,2GB/s", "c2c=", "c2c=1ns",
+                          "nic=1GB/s,nic=2GB/s", "nics=1GB/s"}) {
     CAPTURE(bad);
     try {
       (void)parse_per_kind(bad, "--link-bw", bw);
@@ -628,6 +630,33 @@ TEST_CASE("link bandwidth and latency per link kind", "[integrity]") {
       CHECK(e.where() == "--link-bw");
     }
   }
+}
+
+TEST_CASE("nic= sets the links between a chip and a switch, over their kind", "[integrity]") {
+  // A composed network: c2c scale-up links (chip to its NVSwitch: not NIC links), b2b NIC links
+  // (chip to leaf), r2r leaf to spine. nic= takes the NIC links out of b2b's figure.
+  const auto cc = composed_candidate(
+      parse_composition("switch:4,switches=2", "rail-optimized:domains=4,unit=2,radix=8"), "t");
+  const auto lat = [](const std::string& t) { return parse_time(t, "--link-latency"); };
+  GenerateOptions o;
+  o.link_latency = parse_per_kind("1us,b2b=7us,nic=3ns", "--link-latency", lat);
+  const Network n = generate(cc.first, cc.second, o);
+  std::map<std::pair<std::string, double>, int> seen;
+  for (const Link& l : n.links) {
+    const bool chip_a = n.nodes[static_cast<std::size_t>(l.a)].kind == NodeKind::Chip;
+    const bool chip_b = n.nodes[static_cast<std::size_t>(l.b)].kind == NodeKind::Chip;
+    ++seen[{to_string(l.kind) + (chip_a != chip_b ? "+chip" : ""), l.latency_s}];
+  }
+  // 16 chips x 2 switches scale-up, 16 NICs, 8 leaves (2 units x 4 rails) x 2 uplinks (as many
+  // as down: full bisection).
+  CHECK(seen == std::map<std::pair<std::string, double>, int>{
+                    {{"c2c+chip", 1e-6}, 32}, {{"b2b+chip", 3e-9}, 16}, {{"r2r", 1e-6}, 16}});
+  // What topo-gen keeps agrees with the same request, not with another NIC figure.
+  BuildRequest r;
+  r.link_latency = o.link_latency;
+  CHECK_NOTHROW(check_build_agrees(n, &cc.second, nullptr, r));
+  r.link_latency = parse_per_kind("nic=4ns", "--link-latency", lat);
+  CHECK_THROWS_AS(check_build_agrees(n, &cc.second, nullptr, r), Error);
 }
 
 TEST_CASE("a failed switch takes every link it has down, and the document says which",
