@@ -16,10 +16,17 @@ RailRouting::RailRouting(const topo::Network& n, const topo::Faults& f, RailPath
   has_up_ = s_.p.scale_up != "none" && D_ > 1;
   has_out_ = s_.p.scale_out != "none";
   per_rail_ = has_out_ ? D_ * s_.p.nics / s_.p.rails : 1;
-  hop_vcs_ = s_.p.scale_up == "ring" && D_ >= 4;
-  // The longest path: half the ring at each end (rail-aligned and pxn use one end each, a
-  // same-domain pair the ring alone) plus a chip-leaf-...-leaf-chip scale-out path.
-  if (hop_vcs_) vcs_ = static_cast<int>(2 * (D_ / 2) + (has_out_ ? 2 * s_.p.tiers : 0));
+  // A ring or torus domain has chips as transit around its cycles: hop-count VCs, as many as
+  // the longest path: the domain's diameter at each end plus a chip-leaf-...-leaf-chip
+  // scale-out path.
+  std::int64_t up_diameter = D_ / 2;
+  if (s_.p.scale_up == "torus") {
+    up_diameter = 0;
+    for (std::int64_t k : s_.p.up_shape) up_diameter += k / 2;
+  }
+  hop_vcs_ = (s_.p.scale_up == "ring" && D_ >= 4) ||
+             (s_.p.scale_up == "torus" && D_ > 2 && up_diameter > 1);
+  if (hop_vcs_) vcs_ = static_cast<int>(2 * up_diameter + (has_out_ ? 2 * s_.p.tiers : 0));
   split_vcs_ = !hop_vcs_ && has_up_ && has_out_ && (!f.empty() || !f.switches.empty());
   if (split_vcs_) vcs_ = 2;
   const auto V = n.nodes.size();

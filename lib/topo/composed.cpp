@@ -19,7 +19,15 @@ template <class F> std::int64_t smallest_divisor(std::int64_t of, F fits) {
 }
 
 bool known_up(const std::string& k) {
-  return k == "switch" || k == "full-mesh" || k == "ring" || k == "none";
+  return k == "switch" || k == "full-mesh" || k == "ring" || k == "torus" || k == "none";
+}
+
+// The sizes of the scale-up torus above 1 (a dimension of size 1 has no links).
+std::int64_t torus_links(const std::vector<std::int64_t>& shape) {
+  std::int64_t D = 1, per_chip = 0;
+  for (std::int64_t k : shape) D *= k;
+  for (std::int64_t k : shape) per_chip += k == 2 ? 1 : k > 2 ? 2 : 0;
+  return D * per_chip / 2;
 }
 bool known_out(const std::string& k) {
   return k == "rail-optimized" || k == "rail-only" || k == "none";
@@ -30,6 +38,7 @@ std::int64_t up_link_count(const ComposedParams& p) {
   if (p.scale_up == "switch") return D * p.up_switches * L;
   if (p.scale_up == "full-mesh") return D * (D - 1) / 2 * L;
   if (p.scale_up == "ring") return D < 2 ? 0 : (D == 2 ? 1 : D) * L;
+  if (p.scale_up == "torus") return torus_links(p.up_shape) * L;
   return 0;
 }
 
@@ -58,7 +67,23 @@ ComposedShape composed_shape(const ComposedParams& in, ErrorKind kind, const std
           std::to_string(v));
   };
   if (!known_up(p.scale_up))
-    bad("unknown scale-up '" + p.scale_up + "' (use switch, full-mesh, ring or none)");
+    bad("unknown scale-up '" + p.scale_up + "' (use switch, full-mesh, ring, torus or none)");
+  if (p.scale_up == "torus") {
+    if (p.up_shape.empty() || p.up_shape.size() > 6)
+      bad("a torus scale-up needs a shape of 1 to 6 dimensions, e.g. torus:4x4x4");
+    std::int64_t D = 1;
+    for (std::int64_t k : p.up_shape) {
+      if (k < 1 || k > kMaxChips)
+        bad("torus sizes must be in [1, " + std::to_string(kMaxChips) + "]");
+      D *= k;
+      if (D > kMaxChips) bad("the torus holds more than " + std::to_string(kMaxChips) + " chips");
+    }
+    if (D != p.domain_chips)
+      bad("the torus " + std::to_string(D) + " chips, the domain " +
+          std::to_string(p.domain_chips));
+  } else if (!p.up_shape.empty()) {
+    bad("a shape applies to a torus scale-up only");
+  }
   if (!known_out(p.scale_out))
     bad("unknown scale-out '" + p.scale_out + "' (use rail-optimized, rail-only or none)");
   positive(p.domains, "domains");
@@ -222,25 +247,27 @@ std::int64_t composed_chip_radix(const ComposedShape& s) {
 
 json composed_attrs(const ComposedShape& s) {
   const ComposedParams& p = s.p;
-  return {{"domains", p.domains},
-          {"domain_chips", p.domain_chips},
-          {"scale_up", p.scale_up},
-          {"scale_up_switches", p.up_switches},
-          {"scale_up_links", p.up_links},
-          {"board_chips", p.board_chips},
-          {"rack_domains", p.rack_domains},
-          {"scale_out", p.scale_out},
-          {"nics_per_chip", p.nics},
-          {"planes", p.planes},
-          {"rails", p.rails},
-          {"unit_domains", p.unit},
-          {"radix", p.radix},
-          {"tiers", p.tiers},
-          {"leaf_up", p.leaf_up},
-          {"spine_up", p.spine_up},
-          {"leaves", p.planes * s.leaves},
-          {"spines", p.planes * s.spines},
-          {"cores", p.planes * s.cores}};
+  json j = {{"domains", p.domains},
+            {"domain_chips", p.domain_chips},
+            {"scale_up", p.scale_up},
+            {"scale_up_switches", p.up_switches},
+            {"scale_up_links", p.up_links},
+            {"board_chips", p.board_chips},
+            {"rack_domains", p.rack_domains},
+            {"scale_out", p.scale_out},
+            {"nics_per_chip", p.nics},
+            {"planes", p.planes},
+            {"rails", p.rails},
+            {"unit_domains", p.unit},
+            {"radix", p.radix},
+            {"tiers", p.tiers},
+            {"leaf_up", p.leaf_up},
+            {"spine_up", p.spine_up},
+            {"leaves", p.planes * s.leaves},
+            {"spines", p.planes * s.spines},
+            {"cores", p.planes * s.cores}};
+  if (p.scale_up == "torus") j["scale_up_shape"] = p.up_shape;
+  return j;
 }
 
 namespace {
@@ -248,6 +275,10 @@ namespace {
 std::string candidate_id(const ComposedShape& s) {
   const ComposedParams& p = s.p;
   std::string up = p.scale_up == "switch" ? "switch" + std::to_string(p.up_switches) : p.scale_up;
+  for (std::size_t i = 0; i < p.up_shape.size(); ++i) {
+    if (i) up += 'x';
+    up += std::to_string(p.up_shape[i]);
+  }
   std::string id =
       "composed:" + std::to_string(p.domains) + "x" + std::to_string(p.domain_chips) + "-" + up;
   if (p.scale_out == "none") return id;
@@ -263,6 +294,7 @@ ComposedParams read_params(ObjReader& a) {
   p.domains = a.integer("domains", 1, kMaxChips);
   p.domain_chips = a.integer("domain_chips", 1, kMaxChips);
   p.scale_up = a.string("scale_up");
+  if (a.has("scale_up_shape")) p.up_shape = a.int_list("scale_up_shape", 1, kMaxChips);
   p.up_switches = a.integer("scale_up_switches", 0, 1024);
   p.up_links = a.integer("scale_up_links", 1, 1024);
   p.board_chips = a.integer("board_chips", 1, kMaxChips);
@@ -400,6 +432,17 @@ Network build(const Context& ctx, const GenerateOptions& o, const ComposedShape&
     } else if (p.scale_up == "ring" && D >= 2) {
       for (std::int64_t i = 0; i < (D == 2 ? 1 : D); ++i)
         b.link(c0 + i, c0 + (i + 1) % D, LinkKind::C2C, L);
+    } else if (p.scale_up == "torus") {
+      // As the torus family numbers its chips: the first dimension has stride 1.
+      for (std::int64_t i = 0; i < D; ++i) {
+        std::int64_t stride = 1;
+        for (std::size_t k = 0; k < p.up_shape.size(); ++k) {
+          const std::int64_t size = p.up_shape[k], x = (i / stride) % size;
+          if (size > 2 || (size == 2 && x == 0))
+            b.link(c0 + i, c0 + i + ((x + 1) % size - x) * stride, LinkKind::C2C, L);
+          stride *= size;
+        }
+      }
     }
   }
   if (p.scale_out == "none") return n;
@@ -528,17 +571,16 @@ std::vector<std::int64_t> rail_switches(const Network& n, std::int64_t rail,
 
 std::string ComposedFamily::parameters() const {
   return "from the command line: --scale-up KIND:CHIPS[,switches=S][,links=L][,board=C]"
-         "[,rack=DOMAINS] (KIND switch, full-mesh, ring, none) and --scale-out "
+         "[,rack=DOMAINS] (KIND switch, full-mesh, ring, none; or torus:K0xK1x...) and --scale-out "
          "KIND:domains=N[,unit=U][,radix=K][,tiers=T][,up=UP][,spine-up=UP][,rails=R][,nics=M]"
          "[,planes=P] (KIND rail-optimized, rail-only, none); or topo-gen --preset";
 }
 
 std::vector<std::string> ComposedFamily::attr_keys() const {
-  return {"domains",        "domain_chips", "scale_up",     "scale_up_switches",
-          "scale_up_links", "board_chips",  "rack_domains", "scale_out",
-          "nics_per_chip",  "planes",       "rails",        "unit_domains",
-          "radix",          "tiers",        "leaf_up",      "spine_up",
-          "leaves",         "spines",       "cores"};
+  return {"domains",        "domain_chips", "scale_up",     "scale_up_shape", "scale_up_switches",
+          "scale_up_links", "board_chips",  "rack_domains", "scale_out",      "nics_per_chip",
+          "planes",         "rails",        "unit_domains", "radix",          "tiers",
+          "leaf_up",        "spine_up",     "leaves",       "spines",         "cores"};
 }
 
 const std::vector<std::string>& ComposedFamily::warning_names() const {
@@ -602,7 +644,10 @@ Network ComposedFamily::generate(const Context& ctx, const Candidate& c,
         if (first * D + c != 0) targets.push_back(first * D + c);
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  const bool chips_alike = s.p.scale_up != "ring";
+  // A ring or torus domain is vertex-transitive; with the rails too when each chip has rails of
+  // its own (a rotation then maps rails to rails), else every chip of domain 0 is a source.
+  const bool chips_alike = (s.p.scale_up != "ring" && s.p.scale_up != "torus") ||
+                           s.p.scale_out == "none" || s.p.domain_chips == s.p.rails;
   std::int64_t best = INT64_MAX;
   for (std::int64_t src = 0; src < (chips_alike ? 1 : D); ++src)
     for (std::int64_t t : targets)
@@ -704,11 +749,29 @@ ComposedParams parse_composition(const std::string& scale_up, const std::string&
     if (!known_up(u.kind))
       fail_usage("--scale-up",
                  "unknown scale-up '" + u.kind +
-                     "' (use switch, full-mesh, ring or none, e.g. switch:8,switches=4)");
+                     "' (use switch, full-mesh, ring, torus or none, e.g. switch:8,switches=4)");
     p.scale_up = u.kind;
     if (u.first.empty())
-      fail_usage("--scale-up", "give the chips of a domain after the kind, e.g. " + u.kind + ":8");
-    p.domain_chips = positive_value(u.first, "--scale-up", "the chips of a domain");
+      fail_usage("--scale-up", "give the chips of a domain after the kind, e.g. " + u.kind +
+                                   (u.kind == "torus" ? ":4x4x4" : ":8"));
+    if (p.scale_up == "torus") {
+      std::size_t at = 0;
+      p.domain_chips = 1;
+      while (true) {
+        const std::size_t x = u.first.find('x', at);
+        const std::int64_t k = positive_value(
+            u.first.substr(at, x == std::string::npos ? x : x - at), "--scale-up", "a torus size");
+        p.up_shape.push_back(k);
+        if (k < 1 || p.up_shape.size() > 6 || k > kMaxChips || p.domain_chips > kMaxChips / k)
+          fail_usage("--scale-up", "a torus of at most 6 dimensions and " +
+                                       std::to_string(kMaxChips) + " chips, not '" + u.first + "'");
+        p.domain_chips *= k;
+        if (x == std::string::npos) break;
+        at = x + 1;
+      }
+    } else {
+      p.domain_chips = positive_value(u.first, "--scale-up", "the chips of a domain");
+    }
     for (auto& [k, v] : u.kv) {
       const std::int64_t x = positive_value(v, "--scale-up", k);
       if (k == "switches")

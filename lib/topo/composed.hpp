@@ -1,5 +1,5 @@
-// Composed networks: a scale-up domain (chips on switch chips, a full mesh or a ring) inside
-// every node of a scale-out Clos built from rails, the shape of the AI clusters of 2023-2026
+// Composed networks: a scale-up domain (chips on switch chips, a full mesh, a ring or a torus)
+// inside every node of a scale-out Clos built from rails, the shape of the AI clusters of 2023-2026
 // (a DGX node of 8 GPUs on NVSwitch with one NIC per GPU on a rail-optimized fabric; a GB200
 // NVL72 rack of 72 GPUs on 18 NVSwitch chips). The family "composed" builds them; candidates
 // come from the command line (topo-gen --scale-up / --scale-out) or a preset
@@ -9,7 +9,10 @@
 // - D chips per domain (the scale-up domain: a node or a rack), N domains. Scale-up "switch":
 //   S switch chips (NVSwitch planes), every chip linked to every one with L parallel links;
 //   "full-mesh": every pair of a domain's chips, L links; "ring": chip i to i+1 (one link for
-//   D = 2), L links; "none": no scale-up links.
+//   D = 2), L links; "torus" of shape k0 x k1 x ...: chip i at coordinates numbered as the torus
+//   family's (the first dimension fastest), linked to its + neighbour in every dimension with
+//   wrap-around (one link in a dimension of size 2), L links (a TPU cube, a Trn2 node's 4x4);
+//   "none": no scale-up links.
 // - Each chip has `nics` NICs, each with one port on every one of P planes (P independent
 //   copies of the scale-out network). NIC j = c * nics + i of a domain is on rail
 //   j / (D nics / R): R rails, consecutive NICs sharing one (GB200: a compute tray's 4 GPUs).
@@ -49,13 +52,14 @@ inline constexpr std::int64_t kMaxComposedLinks = std::int64_t{1} << 24;
 
 struct ComposedParams {
   // The scale-up domain.
-  std::int64_t domains = 1;      // N
-  std::int64_t domain_chips = 1; // D
-  std::string scale_up = "none"; // switch | full-mesh | ring | none
-  std::int64_t up_switches = 0;  // S (switch only)
-  std::int64_t up_links = 1;     // L parallel links per chip-switch or chip-chip pair
-  std::int64_t board_chips = 0;  // chips per board (0: the domain is one board)
-  std::int64_t rack_domains = 1; // domains per rack
+  std::int64_t domains = 1;           // N
+  std::int64_t domain_chips = 1;      // D
+  std::string scale_up = "none";      // switch | full-mesh | ring | torus | none
+  std::vector<std::int64_t> up_shape; // torus only: the sizes, product domain_chips
+  std::int64_t up_switches = 0;       // S (switch only)
+  std::int64_t up_links = 1;          // L parallel links per chip-switch or chip-chip pair
+  std::int64_t board_chips = 0;       // chips per board (0: the domain is one board)
+  std::int64_t rack_domains = 1;      // domains per rack
   // The scale-out network.
   std::string scale_out = "rail-optimized"; // rail-optimized | rail-only
   std::int64_t nics = 1;                    // NICs per chip
@@ -99,9 +103,10 @@ std::int64_t composed_chip_radix(const ComposedShape& s);
 std::pair<Context, Candidate> composed_candidate(const ComposedParams& p, const std::string& where);
 
 // Parses topo-gen's --scale-up / --scale-out: "switch:8,switches=4,links=1,board=8,rack=4",
-// "full-mesh:4", "ring:4", "none:1"; "rail-optimized:domains=128,unit=32,radix=64,tiers=2,
-// up=32,rails=8,nics=1,planes=1,spine-up=32", "rail-only:...". Error(Usage) naming the option
-// for an unknown kind or key, a key given twice or a value that is not a positive integer.
+// "full-mesh:4", "ring:4", "torus:4x4x4", "none:1";
+// "rail-optimized:domains=128,unit=32,radix=64,tiers=2, up=32,rails=8,nics=1,planes=1,spine-up=32",
+// "rail-only:...". Error(Usage) naming the option for an unknown kind or key, a key given twice or
+// a value that is not a positive integer.
 ComposedParams parse_composition(const std::string& scale_up, const std::string& scale_out);
 
 // The family_attrs of a composed network (every parameter and the derived switch counts).
@@ -139,7 +144,7 @@ class ComposedFamily : public Family {
 public:
   std::string name() const override { return "composed"; }
   std::string summary() const override {
-    return "a scale-up domain (switch chips, full mesh or ring) inside every node of a "
+    return "a scale-up domain (switch chips, full mesh, ring or torus) inside every node of a "
            "rail-optimized or rail-only Clos (topo-gen --scale-up/--scale-out or --preset)";
   }
   std::string reference() const override {

@@ -491,6 +491,9 @@ std::string export_astra(const Network& n, const Down& down) {
                       2 * c.latency_s * 1e9});
     else if (up == "full-mesh")
       dims.push_back({"FullyConnected", D, bw * L, c.latency_s * 1e9});
+    else if (up == "torus")
+      for (const auto& k : a.at("scale_up_shape"))
+        dims.push_back({"Ring", k.get<std::int64_t>(), bw * L, c.latency_s * 1e9});
     else
       dims.push_back({"Ring", D, bw * L, c.latency_s * 1e9});
     if (a.at("scale_out").get<std::string>() != "none") {

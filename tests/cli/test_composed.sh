@@ -86,6 +86,24 @@ expect_exit 2 - topo-gen --torus 4x4 --fail-nic 0
 expect_exit 2 - topo-gen -i "$T/twin.json" --fail-plane 2
 expect_exit 2 - topo-gen --torus 4x4 --fail-plane 0
 
+# --- A torus scale-up (TPU-like cubes on a rail-optimized fabric): 4 cubes of 4x4x4 with 192
+# torus links each and a NIC per chip; the checker proves both rail paths deadlock-free with
+# hop-count VCs; ASTRA-sim sees a ring per dimension and the switch.
+topo-gen --scale-up torus:4x4x4 --scale-out rail-optimized:domains=4,radix=64 \
+  --link-bw 50GB/s,c2c=100GB/s >"$T/cube.json"
+check "torus scale-up: 768 torus links, 256 NIC links" test \
+  "$(jget "$T/cube.json" "(sum(l['kind'] == 'c2c' for l in d['network']['links']), sum(l['kind'] == 'b2b' for l in d['network']['links']), d['network']['metrics']['family_attrs']['scale_up_shape'])")" = "(768, 256, [4, 4, 4])"
+for m in pxn rail-aligned; do
+  topo-route -i "$T/cube.json" --algorithm rail --rail-path $m >"$T/cube.$m.json"
+  check "torus scale-up, $m: deadlock-free, every pair delivered" test \
+    "$(jget "$T/cube.$m.json" "(d['routing']['verification']['deadlock_free'], d['routing']['verification']['unreachable_pairs'])")" = "(True, 0)"
+done
+expect_ok topo-gen -i "$T/cube.json" --format astra-sim
+check "torus scale-up to ASTRA-sim: a ring per dimension, then the switch" \
+  grep -q "^topology: \[ Ring, Ring, Ring, Switch \]" "$T/out"
+expect_exit 2 - topo-gen --scale-up torus:4x0 --scale-out none
+expect_exit 2 - topo-gen --scale-up torus:4x4,switches=2 --scale-out none
+
 # --- Refusals: one line, exit 2.
 expect_exit 2 - topo-gen --scale-up switch:8 --scale-out rail-optimized:domains=64,unit=32,up=40
 expect_exit 2 - topo-gen --scale-up switch:8 --scale-out rail-optimized:domains=4096

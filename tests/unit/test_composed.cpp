@@ -187,6 +187,9 @@ TEST_CASE("composed networks: diameter and path diversity equal brute force") {
       {"ring:6,board=2,rack=2", "rail-optimized:domains=4,unit=2,radix=8,up=2,tiers=3,rails=3"},
       {"none:2", "rail-optimized:domains=4,unit=2,radix=8,nics=2,rails=2,planes=2"},
       {"switch:2", "rail-optimized:domains=8,unit=2,radix=4,tiers=3"},
+      {"torus:2x3", "rail-optimized:domains=4,unit=2,radix=8,rails=3"},
+      {"torus:3x3", "rail-only:domains=2,radix=16"},
+      {"torus:4x4", "none:domains=1"},
   };
   for (const Case& c : cases) {
     INFO(c.up << " " << c.out);
@@ -200,6 +203,60 @@ TEST_CASE("composed networks: diameter and path diversity equal brute force") {
       parse_composition("switch:2", "rail-optimized:domains=8,unit=2,radix=4,tiers=3"),
       ErrorKind::Usage, "test");
   CHECK(s.block_units * 2 <= s.units);
+}
+
+TEST_CASE("a torus scale-up: every chip joined to its +-1 neighbours in each dimension") {
+  // Coordinates with the first dimension fastest; a dimension of 2 has one link per pair,
+  // of 1 none; L parallel links each.
+  struct Case {
+    std::vector<std::int64_t> shape;
+    std::int64_t links;
+  };
+  for (const Case& c : std::vector<Case>{{{4, 4, 4}, 1}, {{2, 3}, 2}, {{3, 1, 2}, 1}, {{5}, 1}}) {
+    std::string text;
+    std::int64_t D = 1;
+    for (std::int64_t k : c.shape) {
+      if (!text.empty()) text += 'x';
+      text += std::to_string(k);
+      D *= k;
+    }
+    INFO(text);
+    const Network n =
+        composed("torus:" + text + ",links=" + std::to_string(c.links), "none:domains=1");
+    auto coords = [&](std::int64_t i) {
+      std::vector<std::int64_t> x(c.shape.size());
+      for (std::size_t k = 0; k < c.shape.size(); ++k) {
+        x[k] = i % c.shape[k];
+        i /= c.shape[k];
+      }
+      return x;
+    };
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> got, want;
+    for (const Link& l : n.links) {
+      CHECK(l.kind == LinkKind::C2C);
+      ++got[{std::min(l.a, l.b), std::max(l.a, l.b)}];
+    }
+    for (std::int64_t a = 0; a < D; ++a)
+      for (std::int64_t b = a + 1; b < D; ++b) {
+        const auto x = coords(a), y = coords(b);
+        std::int64_t differ = 0, near = 0;
+        for (std::size_t k = 0; k < x.size(); ++k)
+          if (x[k] != y[k]) {
+            ++differ;
+            const std::int64_t d = (y[k] - x[k] + c.shape[k]) % c.shape[k];
+            near += d == 1 || d == c.shape[k] - 1;
+          }
+        if (differ == 1 && near == 1) want[{a, b}] = c.links;
+      }
+    CHECK(got == want);
+    CHECK(n.metrics.link_count == static_cast<std::int64_t>(n.links.size()));
+  }
+  CHECK(test::kind_of([] { parse_composition("torus:4x0", "none:domains=1"); }) ==
+        ErrorKind::Usage);
+  CHECK(test::kind_of([] { parse_composition("torus:2x2x2x2x2x2x2", "none:domains=1"); }) ==
+        ErrorKind::Usage);
+  CHECK(test::kind_of([] { composed("torus:4x4,switches=2", "none:domains=1"); }) ==
+        ErrorKind::Usage);
 }
 
 TEST_CASE("rail_switches: a rail's leaves, and its spines where a rail has its own") {

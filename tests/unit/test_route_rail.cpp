@@ -96,7 +96,7 @@ void check_paths(const Network& n, RailPath mode) {
           const auto [lo, hi] = rails(b);
           relay = lo <= r && r <= hi ? b : (b / D) * D + r * per_rail / s.p.nics;
         }
-        const bool ring = s.p.scale_up == "ring";
+        const bool ring = s.p.scale_up == "ring" || s.p.scale_up == "torus"; // chips as transit
         for (std::int64_t c : transit_chips)
           if (!(ring && c / D == (mode == RailPath::Pxn ? a / D : b / D))) CHECK(c == relay);
         CHECK(std::count(path.begin(), path.end(), relay) == 1);
@@ -123,6 +123,9 @@ TEST_CASE("rail routing: every path of pxn and rail-aligned is the one the defin
       {"switch:4,switches=2", "rail-optimized:domains=4,unit=2,radix=8,nics=2,rails=4,planes=2"},
       {"none:2", "rail-optimized:domains=4,unit=2,radix=8,nics=2,rails=2"},
       {"switch:2", "rail-optimized:domains=8,unit=2,radix=4,tiers=3"},
+      {"torus:2x3", "rail-optimized:domains=4,unit=2,radix=8,rails=3"},
+      {"torus:3x3", "rail-only:domains=2,radix=16,tiers=2,unit=1"},
+      {"torus:2x2x2", "rail-optimized:domains=2,radix=16"},
   };
   for (const auto& [up, out] : cases)
     for (RailPath mode : {RailPath::Pxn, RailPath::RailAligned}) {

@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
         app.add_option("--scale-up", scale_up,
                        "Compose a network (with --scale-out): the scale-up domain, KIND:CHIPS"
                        "[,switches=S][,links=L][,board=C][,rack=DOMAINS], KIND switch, "
-                       "full-mesh, ring or none (e.g. switch:8,switches=4)");
+                       "full-mesh, ring or none (e.g. switch:8,switches=4), or torus:K0xK1x... "
+                       "(e.g. torus:4x4x4)");
         app.add_option("--scale-out", scale_out,
                        "The scale-out network of a composition: KIND:domains=N[,unit=U]"
                        "[,radix=K][,tiers=T][,up=UP][,spine-up=UP][,rails=R][,nics=M]"
