@@ -1,6 +1,7 @@
 // topo-gen: build one candidate's network (nodes, links, hierarchy, metrics) and its faults.
 #include "common/tool.hpp"
 #include "core/units.hpp"
+#include "topo/budget.hpp"
 #include "topo/composed.hpp"
 #include "topo/cost.hpp"
 #include "topo/describe.hpp"
@@ -17,6 +18,7 @@ using namespace icnkit;
 
 int main(int argc, char** argv) {
   std::string pick, torus_shape, scale_up, scale_out, import_file, import_format, cost_table;
+  std::string budget;
   std::vector<std::string> preset;
   bool list_presets = false;
   std::string format = "json";
@@ -77,6 +79,11 @@ int main(int argc, char** argv) {
         app.add_option("--import-format", import_format,
                        "networkx, graphml or edgelist (default: by the file's extension: .json, "
                        ".graphml/.xml, else edgelist)");
+        app.add_option("--budget", budget,
+                       "Scale every link by one factor so the chips inject this much: "
+                       "injection=BW (e.g. injection=400GB/s; the chip with the most link "
+                       "bandwidth gets exactly BW, link ratios stay): designs compared at equal "
+                       "injection per chip");
         app.add_option("--cost-table", cost_table,
                        "Price and power table for network.metrics.cost (CSV item,gbps,usd,watts,"
                        "source; default: the shipped data/cost-table.csv)");
@@ -215,11 +222,23 @@ int main(int argc, char** argv) {
             for (std::int64_t v : topo::rail_switches(n, r, "--fail-rail"))
               fr.switches.push_back(std::to_string(v));
         };
+        // --budget injection=BW: applied to a network built here, before faults and fingerprint.
+        std::optional<double> injection;
+        if (!budget.empty()) {
+          if (budget.rfind("injection=", 0) != 0)
+            fail_usage("--budget", "expected injection=BANDWIDTH (e.g. injection=400GB/s), got '" +
+                                       budget + "'");
+          injection = parse_bandwidth(budget.substr(10), "--budget");
+        }
+        const auto apply_budget = [&](topo::Network& n) {
+          if (injection) topo::scale_to_injection(n, *injection, "--budget");
+        };
         Document out;
         if (imported) {
           out.context = imported->context;
           out.candidate = imported->candidate;
           out.network = std::move(imported->network);
+          apply_budget(*out.network);
           add_planes(*out.network);
           auto faults = topo::make_faults(*out.network, fr);
           if (!faults.empty()) out.faults = faults;
@@ -229,6 +248,9 @@ int main(int argc, char** argv) {
           // faults add to its own.
           topo::check_build_agrees(*d.network, d.candidate ? &*d.candidate : nullptr,
                                    d.candidates ? &*d.candidates : nullptr, req);
+          if (injection)
+            fail_usage("--budget", "scales a network topo-gen builds; the document's network is "
+                                   "kept as it is (build it again with --budget)");
           out = std::move(d);
           const std::string before = out.network->fingerprint;
           add_planes(*out.network);
@@ -276,6 +298,7 @@ int main(int argc, char** argv) {
           out.candidate = cand;
           out.ext = d.ext;
           out.network = topo::generate(*d.context, cand, go);
+          apply_budget(*out.network);
           add_planes(*out.network);
           auto faults = topo::make_faults(*out.network, fr);
           if (!faults.empty()) out.faults = faults;
