@@ -73,6 +73,12 @@ check "faults: worst >= median >= 1" python3 -c "
 import csv; rows = list(csv.DictReader(open('$T/out')))
 assert rows and all(float(r['fault_worst']) >= float(r['fault_median']) >= 1 for r in rows), rows"
 
+# --- topo-gen --budget: refused when it cannot apply.
+expect_exit 2 - topo-gen --torus 4x4 --budget injection=0GB/s
+expect_exit 2 - topo-gen --torus 4x4 --budget cost=1000
+topo-gen --torus 4x4 >"$T/t44.json"
+expect_exit 2 "$T/t44.json" topo-gen --budget injection=100GB/s
+
 # --- Bad command lines: one line, exit 2.
 expect_exit 2 - "$X" -n 1
 expect_exit 2 - "$X" -n 8 --budget cost=5
