@@ -104,7 +104,9 @@ missing = []
 for doc in docs:
     for m in path.finditer(open(doc, encoding="utf-8").read()):
         p = m.group(1)
-        if not (os.path.exists(os.path.join(root, p)) or os.path.exists(os.path.join(root, "tests", "cli", p))):
+        # A path is the repository's (lib/...), a test's, or a link relative to the page (docs/x.md -> y.md).
+        if not any(os.path.exists(os.path.join(base, p))
+                   for base in (root, os.path.join(root, "tests", "cli"), os.path.dirname(doc))):
             missing.append((os.path.basename(doc), p))
 if missing:
     print(missing, file=sys.stderr)
