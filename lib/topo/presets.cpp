@@ -141,6 +141,23 @@ const std::vector<Preset>& presets() {
        "the NVLink domain as published; the compute fabric's rails (one per compute tray) and "
        "its spine count are this model's, not a published table",
        {{"racks", "8", "NVL72 racks (1..8, or a multiple of 8)"}}},
+      {"alibaba-hpn",
+       "Alibaba HPN pod: hosts of 8 GPUs on NVSwitch, 8 NICs of 2 x 200 Gb/s per host (one "
+       "per GPU), each NIC's two ports to two ToRs (dual-ToR, dual-plane); a segment is 128 "
+       "hosts (1,024 GPUs) with a ToR per rail and plane; 2 tiers: every ToR has 60 x 400 Gb/s "
+       "uplinks, one to each aggregation switch of its plane; 15 segments per pod",
+       "Qian et al., Alibaba HPN: A Data Center Network for Large Language Model Training, "
+       "SIGCOMM 2024 (tier 1: 128 x 200 Gb/s down, 60 x 400 Gb/s up per ToR; tier 2: 120 ToRs "
+       "per aggregation switch of a plane)",
+       "a ToR's 128 host ports (64 ports of 400 Gb/s split in two) and 60 uplinks are counted "
+       "as 188 ports of one switch (radix 188) so the aggregation count is the published 60 per "
+       "plane at 15 segments; with fewer segments the model takes the fewest aggregation "
+       "switches that divide the 60 uplinks (several links per ToR-aggregation pair); the "
+       "aggregation-core tier (8 uplinks per aggregation switch, 15:1) joins pods and is not "
+       "modelled; NVLink at H800's 400 GB/s bidirectional, 50 GB/s per direction to each of 4 "
+       "NVSwitch chips",
+       {{"segments", "15", "segments of 1,024 GPUs (1..15)"},
+        {"rack", "2", "hosts per rack (divides 128)"}}},
       {"tpu-v4",
        "Google TPU v4: a torus of 4x4x4 cubes joined by optical circuit switches (the full pod "
        "is 16x16x16 = 4,096 chips, 64 cubes, 48 OCS), 4 chips per board",
@@ -210,6 +227,28 @@ preset_candidate(const std::string& name, const std::vector<std::string>& settin
     c.tiers = racks <= 8 ? 2 : 3;
     auto out = composed(c, name);
     speeds(out.first, 50 * kGB, 50 * kGB);
+    return out;
+  }
+  if (name == "alibaba-hpn") {
+    const std::int64_t segments = s.integer("segments", 1, 15), rack = s.integer("rack", 1, 128);
+    if (128 % rack) fail_usage("--preset", "alibaba-hpn rack must divide the segment's 128 hosts");
+    ComposedParams c;
+    c.domains = 128 * segments;
+    c.domain_chips = 8;
+    c.scale_up = "switch";
+    c.up_switches = 4;
+    c.rack_domains = rack;
+    c.scale_out = "rail-optimized";
+    c.planes = 2;
+    c.rails = 8;
+    c.unit = 128;
+    c.radix = 188;
+    c.tiers = 2;
+    c.leaf_up = 60;
+    auto out = composed(c, name);
+    out.first.defaults[LinkKind::C2C] = {50 * kGB, kScaleUpLatency};
+    speeds(out.first, 50 * kGB, 50 * kGB);                            // 400 Gb/s uplinks
+    out.first.defaults[LinkKind::B2B] = {25 * kGB, kScaleOutLatency}; // 200 Gb/s host ports
     return out;
   }
   if (name == "tpu-v4" || name == "tpu-v5p") {

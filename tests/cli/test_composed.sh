@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 expect_ok topo-gen --list-presets
-for p in dgx-superpod dgx-b300-xdr gb200-nvl72 tpu-v4 tpu-v5p trn2-ultraserver; do
+for p in dgx-superpod dgx-b300-xdr gb200-nvl72 alibaba-hpn tpu-v4 tpu-v5p trn2-ultraserver; do
   check "--list-presets lists $p" grep -q "^$p\$" "$T/out"
 done
 

@@ -129,6 +129,33 @@ TEST_CASE("DGX SuperPOD (B200 and B300 XDR): the published tables, every size", 
   check_built("dgx-b300-xdr", kB300, 72, 4, 18);
 }
 
+TEST_CASE("Alibaba HPN: a dual-plane pod of 15 segments of 1,024 GPUs, as published") {
+  const Network n = preset_network("alibaba-hpn", {});
+  // Per plane: a ToR per rail and segment (8 x 15 = 120), 60 aggregation switches; every host
+  // NIC has one 200 Gb/s port on each plane; every ToR has 60 uplinks, one to each aggregation
+  // switch of its plane.
+  CHECK(counted(n) == Table{15360, 240, 120, 0, 30720, 14400, 0});
+  CHECK(n.boards.size() == 1920); // hosts
+  std::map<std::int64_t, std::int64_t> down, up;
+  std::map<std::int64_t, std::set<std::int64_t>> spine_peers;
+  for (const Link& l : n.links) {
+    const Node& a = n.nodes[static_cast<std::size_t>(l.a)];
+    const Node& b = n.nodes[static_cast<std::size_t>(l.b)];
+    if (a.kind == NodeKind::Chip && b.role == "leaf") ++down[l.b];
+    if (b.kind == NodeKind::Chip && a.role == "leaf") ++down[l.a];
+    if (a.role == "leaf" && b.role == "spine") ++up[l.a], spine_peers[l.b].insert(l.a);
+    if (b.role == "leaf" && a.role == "spine") ++up[l.b], spine_peers[l.a].insert(l.b);
+    if (l.kind == LinkKind::B2B) CHECK(l.bandwidth_bytes_per_s == 25e9);
+    if (l.kind == LinkKind::R2R) CHECK(l.bandwidth_bytes_per_s == 50e9);
+  }
+  CHECK(down.size() == 240);
+  for (const auto& [leaf, d] : down) CHECK((d == 128 && up[leaf] == 60));
+  CHECK(spine_peers.size() == 120);
+  for (const auto& [spine, peers] : spine_peers) CHECK(peers.size() == 120);
+  CHECK(test::kind_of([] { preset_network("alibaba-hpn", {"segments=16"}); }) == ErrorKind::Usage);
+  CHECK(test::kind_of([] { preset_network("alibaba-hpn", {"rack=3"}); }) == ErrorKind::Usage);
+}
+
 TEST_CASE("GB200 NVL72: 72 GPUs on 18 NVSwitch chips, one link from every GPU to each") {
   const Network n = preset_network("gb200-nvl72", {"racks=2"});
   CHECK(n.n_chip == 144);
