@@ -655,20 +655,25 @@ int main(int argc, char** argv) {
           sim::flit::FlitReport r =
               sim::flit::run_study(net, d.faults_or_none(), *d.routing, o, &progress);
           progress.finish();
-          std::int64_t not_generated = 0;
+          std::int64_t not_generated = 0, to_failed = 0;
           for (const sim::flit::FlitPoint& p : r.points) {
             not_generated += p.packets_not_generated;
+            to_failed += p.packets_to_failed;
             std::string what = "at " + std::to_string(p.rate) + " flits/node/cycle: " + p.status;
             if (!p.status_detail.empty()) what += " (" + p.status_detail + ")";
             // Saturation is what a sweep looks for; a deadlock is a verdict on the routing.
             tool::verdict(c, p.status != "deadlock", what);
           }
-          if (not_generated > 0)
-            tool::warn(c, std::to_string(not_generated) +
+          if (to_failed > 0)
+            tool::warn(c, std::to_string(to_failed) +
+                              " packets were not generated: the traffic addressed them to "
+                              "failed chips");
+          if (not_generated > to_failed)
+            tool::warn(c, std::to_string(not_generated - to_failed) +
                               " packets were not generated: the routing does not connect "
-                              "their chips");
+                              "their (live) chips");
           if (format == "csv") {
-            write_output(c.output, sim::flit::flit_csv_header() + sim::flit::flit_csv_rows(r));
+            write_output(c.output, sim::flit::flit_csv_header(r) + sim::flit::flit_csv_rows(r));
             return;
           }
           sim::Report rep;

@@ -20,6 +20,7 @@ FlitPoint make_point(const RunResult& r, const topo::Network& n, const std::vect
   p.deadlock_cycle = r.deadlock_cycle;
   p.packets_measured = r.packets_measured;
   p.packets_not_generated = r.packets_suppressed;
+  p.packets_to_failed = r.packets_to_failed;
   p.backlog_growth = r.backlog_growth;
   if (!r.channel_utilisation.empty()) {
     std::vector<ChannelUse> ch = channel_uses(r.channel_utilisation, n, down);
@@ -58,6 +59,7 @@ json point_json(const FlitPoint& p) {
   }
   j["packets_measured"] = p.packets_measured;
   j["packets_not_generated"] = p.packets_not_generated;
+  if (p.packets_to_failed) j["packets_to_failed_chips"] = p.packets_to_failed;
   j["source_backlog_growth_packets"] = p.backlog_growth;
   j["link_utilisation_flits_per_cycle"] = {{"max", p.link_util_max}, {"mean", p.link_util_mean}};
   if (p.channels) j["channels"] = channels_json(*p.channels);
@@ -102,6 +104,7 @@ FlitPoint parse_point(ObjReader& r) {
     }
   p.packets_measured = r.integer("packets_measured", 0);
   p.packets_not_generated = r.integer("packets_not_generated", 0);
+  p.packets_to_failed = r.integer_opt("packets_to_failed_chips", 0).value_or(0);
   p.backlog_growth = r.integer("source_backlog_growth_packets");
   ObjReader u = r.object("link_utilisation_flits_per_cycle");
   p.link_util_max = nonneg(u, "max");
@@ -318,18 +321,29 @@ std::string num(double v) {
 }
 } // namespace
 
-std::string flit_csv_header() {
-  return "rate,offered,accepted,latency_mean,latency_p50,latency_p99,latency_max,"
-         "network_latency_mean,hops_mean,cycles,status\n";
+std::string flit_csv_header(const FlitReport& r) {
+  std::string h = "rate,offered,accepted,latency_mean,latency_p50,latency_p99,latency_max,"
+                  "network_latency_mean,hops_mean,cycles,status";
+  if (r.saturation)
+    h += ",saturation_rate,highest_stable_rate,lowest_saturated_rate,zero_load_latency_cycles";
+  return h + "\n";
 }
 
 std::string flit_csv_rows(const FlitReport& r) {
+  std::string tail;
+  if (r.saturation) {
+    const FlitReport::Saturation& s = *r.saturation;
+    for (double v : {s.rate, s.highest_stable, s.lowest_saturated, s.zero_load}) {
+      tail += ',';
+      tail += num(v);
+    }
+  }
   std::string s;
   for (const FlitPoint& p : r.points)
     s += num(p.rate) + "," + num(p.offered) + "," + num(p.accepted) + "," + num(p.latency.mean) +
          "," + std::to_string(p.latency.p50) + "," + std::to_string(p.latency.p99) + "," +
          std::to_string(p.latency.max) + "," + num(p.network_latency_mean) + "," +
-         num(p.hops_mean) + "," + std::to_string(p.cycles) + "," + p.status + "\n";
+         num(p.hops_mean) + "," + std::to_string(p.cycles) + "," + p.status + tail + "\n";
   return s;
 }
 

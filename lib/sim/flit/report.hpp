@@ -32,7 +32,10 @@ struct FlitPoint {
   std::int64_t cycles = 0;
   std::string status = "ok", status_detail;
   std::vector<WaitHop> deadlock_cycle;
-  std::int64_t packets_measured = 0, packets_not_generated = 0;
+  std::int64_t packets_measured = 0;
+  // Packets of the window not generated: addressed to a failed chip (packets_to_failed), or
+  // between live chips the routing does not connect (the rest).
+  std::int64_t packets_not_generated = 0, packets_to_failed = 0;
   std::int64_t backlog_growth = 0; // the most a source queue grew over the window, packets
   double link_util_max = 0, link_util_mean = 0; // flits per cycle per live channel, in the window
   std::optional<std::vector<ChannelUse>> channels; // --link-stats
@@ -97,8 +100,10 @@ FlitPoint make_point(const RunResult& r, const topo::Network& n, const std::vect
 json to_json(const FlitReport& r);
 FlitReport parse_flit_report(ObjReader& r); // strict, as every section
 
-// The CSV form: one header line, one row per point.
-std::string flit_csv_header();
+// The CSV form: one header line, one row per point; a --find-saturation report adds the
+// search's result to every row (saturation_rate, highest_stable_rate, lowest_saturated_rate,
+// zero_load_latency_cycles).
+std::string flit_csv_header(const FlitReport& r);
 std::string flit_csv_rows(const FlitReport& r);
 
 } // namespace icnkit::sim::flit

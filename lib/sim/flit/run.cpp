@@ -125,6 +125,7 @@ RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams&
           if (in_window) created_flits += traffic.packet_flits, ++outstanding;
         } else if (in_window) {
           ++res.packets_suppressed;
+          if (!f.chip_live(dst)) ++res.packets_to_failed;
         }
         np += geometric(rng, p_packet);
       }

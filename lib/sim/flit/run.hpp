@@ -64,7 +64,8 @@ struct RunResult {
   // carry grows its source queue without bound (a permutation saturates a few flows first).
   std::int64_t backlog_growth = 0;
   std::int64_t packets_measured = 0;
-  std::int64_t packets_suppressed = 0;     // not generated: the routing does not connect the pair
+  std::int64_t packets_suppressed = 0;     // not generated: a failed end, or a pair not routed
+  std::int64_t packets_to_failed = 0;      // of those, addressed to a failed chip
   std::vector<double> channel_utilisation; // flits per cycle per channel in the window
 };
 
