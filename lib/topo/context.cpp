@@ -33,6 +33,10 @@ std::string to_string(LinkKind k) {
   }
   return "c2c";
 }
+Scope default_scope(std::int64_t n_chip) {
+  return n_chip <= kRackChipsMax ? Scope::IntraRack : Scope::InterRack;
+}
+
 std::optional<Scope> parse_scope(const std::string& s) {
   if (s == "intra-rack") return Scope::IntraRack;
   if (s == "inter-rack") return Scope::InterRack;

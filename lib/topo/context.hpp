@@ -21,6 +21,11 @@ std::string to_string(Scope s);
 std::string to_string(IntraBoardTopo t);
 std::string to_string(LinkKind k);
 std::optional<Scope> parse_scope(const std::string& s);
+// The chips one rack holds at most (a GB200 NVL72 rack: 72 GPUs; a TPU v4 cube: 64 chips).
+inline constexpr std::int64_t kRackChipsMax = 72;
+// The scope a chip count suggests when none is given: intra-rack up to kRackChipsMax chips,
+// inter-rack beyond (a 1,024-chip dragonfly spans racks).
+Scope default_scope(std::int64_t n_chip);
 std::optional<IntraBoardTopo> parse_intra_board_topo(const std::string& s);
 std::optional<LinkKind> parse_link_kind(const std::string& s);
 

@@ -332,6 +332,7 @@ private:
     }
   }
   static bool less(const Key& a, const Key& b) {
+    if ((a.nwarn == 0) != (b.nwarn == 0)) return a.nwarn == 0; // recommended first
     if (a.value != b.value) return a.value < b.value;
     if (a.nwarn != b.nwarn) return a.nwarn < b.nwarn;
     if (a.seq != b.seq) return a.seq < b.seq;
@@ -372,10 +373,18 @@ CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fa
     col.start_family(f, static_cast<std::uint16_t>(fi));
     f->enumerate(ctx, col);
   }
-  if (cap == 0 && col.total() > kMaxListed)
+  if (cap == 0 && col.total() > kMaxListed) {
+    std::string keys;
+    for (const std::string& k : fams.front()->attr_keys()) keys += (keys.empty() ? "" : ", ") + k;
     fail_infeasible("--all", "the list would hold " + std::to_string(col.total()) +
                                  " candidates (at most " + std::to_string(kMaxListed) +
-                                 " are listed at once); use --limit, or enumerate one family");
+                                 " are listed at once); use --limit N, or narrow it with "
+                                 "--where (status=recommended" +
+                                 (fams.size() == 1
+                                      ? ", or " + fams.front()->name() + "'s parameters: " + keys
+                                      : std::string(", or one --family")) +
+                                 ")");
+  }
   return col.finish(fams);
 }
 

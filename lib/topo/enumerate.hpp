@@ -66,7 +66,8 @@ std::optional<std::vector<int>> board_torus_shape(std::int64_t chips);
 std::string intra_board_problem(IntraBoardTopo t, std::int64_t chips);
 
 // All feasible candidates of the given families: recommended first, then fewer warnings,
-// then registry order, then each family's order; or by `sort` (ties in that order). At most
+// then registry order, then each family's order; or recommended first, each status ordered by
+// `sort` (ties in the order above: an edge-case never outranks a recommended design). At most
 // `cap` (0 = all, refused beyond kMaxListed). Board-leaf candidates the context's
 // intra_board_topo cannot be built on are left out; a chip-leaf family with intra_board_topo
 // other than none is Error(Infeasible) when asked for alone and skipped in a list of several.

@@ -63,8 +63,24 @@ expect_ok topo-enum --n-chip 64 --family all --scope inter-rack --no-provenance
 check "all: 50 of every family's candidates, recommended first" \
   test "$(jget "$T/out" "(d['candidates']['returned'], d['candidates']['items'][0]['status'], d['candidates']['total'] > 400000)")" = "(50, 'recommended', True)"
 expect_ok topo-enum --n-chip 64 --family all --sort-by diameter --limit 3
-check "all by diameter: the full mesh (1 hop) first" \
+check "all by diameter: a recommended design first, its diameter shown" \
+  test "$(jget "$T/out" "(d['candidates']['items'][0]['status'], d['candidates']['items'][0]['sorted_by']['metric'])")" = "('recommended', 'diameter')"
+expect_ok topo-enum --n-chip 64 --family all --sort-by diameter --limit 3 --where status=edge-case
+check "edge-cases by diameter: the full mesh (1 hop) first" \
   test "$(jget "$T/out" "d['candidates']['items'][0]['family']")" = full-mesh
+# The default scope follows the chip count: a rack holds at most 72 chips.
+for n in 64 72 73 1024; do
+  topo-enum -n $n --family torus --limit 1 >"$T/sc.json"
+  want=intra-rack; [ $n -gt 72 ] && want=inter-rack
+  check "default scope for $n chips: $want" [ "$(jget "$T/sc.json" "d['context']['scope']")" = $want ]
+done
+expect_ok topo-enum -n 1024 --family dragonfly --limit 5
+check "a 1,024-chip dragonfly is inter-rack: recommended by default" \
+  test "$(jget "$T/out" "{c['status'] for c in d['candidates']['items']}")" = "{'recommended'}"
+# --all on one family that has too many: the refusal says what narrows it.
+expect_exit 4 - topo-enum -n 1024 --family dragonfly --all
+check "--all refusal on one family: names its parameters" grep -q "narrow it with --where (status=recommended, or dragonfly's parameters: a, p, h, g)" "$T/err"
+check "--all refusal: one line" [ "$(wc -l <"$T/err")" = 1 ]
 expect_ok topo-enum --n-chip 64 --family torus --sort-by link_count:desc --limit 3
 expect_ok topo-enum --n-chip 1024 --family fat-tree --where k=32,layers=2 --all
 check "--where k=32,layers=2: only those" \

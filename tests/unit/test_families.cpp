@@ -504,16 +504,29 @@ TEST_CASE("status: edge-case iff warnings; recommended first; the cap keeps the 
         ErrorKind::Infeasible);
 }
 
-TEST_CASE("--sort-by: by a closed-form metric, ties in status order", "[families]") {
+TEST_CASE("--sort-by: recommended first, each status by a closed-form metric", "[families]") {
   auto all = topo::families();
   SortSpec s = parse_sort("diameter", "t");
-  auto l = topo::enumerate(ctx_of(64, Scope::InterRack), all, 30, s);
-  REQUIRE(l.items.size() == 30);
-  CHECK(l.items[0].family == "full-mesh"); // diameter 1
+  // The edge-cases alone: the full mesh (diameter 1, but 64 boards in one mesh) leads them.
+  const Where edge = parse_where("status=edge-case", "t");
+  auto e = topo::enumerate(ctx_of(64, Scope::InterRack), all, 5, s, &edge);
+  REQUIRE(!e.items.empty());
+  CHECK(e.items[0].family == "full-mesh"); // diameter 1
+  // All of them: every recommended design before any edge-case, each part by diameter.
+  auto l = topo::enumerate(ctx_of(64, Scope::InterRack), all, 400, s);
+  REQUIRE(l.items.size() == 400);
+  CHECK(l.items.front().status() == "recommended");
+  CHECK(l.items.back().status() == "edge-case");
   std::int64_t prev = 0;
+  std::string status = "recommended";
   for (auto& c : l.items) {
+    if (c.status() != status) {
+      CHECK(status == "recommended"); // one switch, recommended -> edge-case
+      status = c.status(), prev = 0;
+    }
     Network n = topo::generate(ctx_of(64, Scope::InterRack), c, {});
     CHECK(n.metrics.diameter >= prev); // the closed form orders the built networks too
+    CHECK(c.sort_value == n.metrics.diameter);
     prev = n.metrics.diameter;
   }
   auto d = topo::enumerate(ctx_of(64), {&require_family("torus", "t")}, 5,

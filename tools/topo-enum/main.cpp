@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   std::string sort_by, where_text, cost_table;
   std::string context_file;
   std::int64_t n_chip = 0;
-  std::string scope = "intra-rack";
+  std::string scope;
   std::int64_t cpb_max = 16, chip_radix = 1;
   std::string ibt = "none";
   bool all = false;
@@ -26,9 +26,9 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  topo-enum --n-chip 64 --family torus | topo-gen --pick 'torus:4x4x4/b2x2x2' | "
       "topo-route\n"
-      "  topo-enum --n-chip 1024 --family dragonfly --scope inter-rack --limit 5\n"
+      "  topo-enum --n-chip 1024 --family dragonfly --limit 5\n"
       "  topo-enum --n-chip 256 --family all --sort-by diameter --limit 20\n"
-      "  topo-enum --n-chip 1024 --family all --scope inter-rack --where status=recommended "
+      "  topo-enum --n-chip 1024 --family all --where status=recommended "
       "--sort-by cost --limit 10\n"
       "  topo-enum --n-chip 64 --family fat-tree --where k=8,layers=2 --all\n",
       argc, argv,
@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
                        "Keep only candidates with these parameter values, e.g. k=16,osr=1 "
                        "(family_attrs keys, n_endpoint, chips_per_board, "
                        "status=recommended|edge-case)");
-        o_scope =
-            app.add_option("--scope", scope, "intra-rack or inter-rack")->default_str("intra-rack");
+        o_scope = app.add_option("--scope", scope,
+                                 "intra-rack or inter-rack (default: intra-rack up to " +
+                                     std::to_string(topo::kRackChipsMax) +
+                                     " chips, the most one rack holds, inter-rack beyond)");
         o_cpb = app.add_option("--chips-per-board-max", cpb_max,
                                "Boards above this many chips get dense-pcb-impractical")
                     ->default_str("16");
@@ -90,7 +92,9 @@ int main(int argc, char** argv) {
         }
         // The options (given with --context: only those given, overriding the file's values).
         const bool file = !context_file.empty();
-        if (!file || *o_scope) {
+        if (!file && !*o_scope) {
+          ctx.scope = topo::default_scope(ctx.n_chip);
+        } else if (*o_scope) {
           auto s = topo::parse_scope(scope);
           if (!s) fail_usage("--scope", "must be intra-rack or inter-rack, got '" + scope + "'");
           ctx.scope = *s;
