@@ -19,6 +19,9 @@ struct Candidate {
   // value of it, so the order can be read; empty otherwise.
   std::string sorted_by;
   double sort_value = 0;
+  // The family's closed forms (hops between chips, links, switches) where topo-enum made the
+  // candidate, for its table; -1 when unknown (a candidate read from a document). Not written.
+  std::int64_t est_diameter = -1, est_link_count = -1, est_switch_count = -1;
 
   std::string status() const { return warnings.empty() ? "recommended" : "edge-case"; }
 };

@@ -166,6 +166,8 @@ Candidate materialise(const Context& ctx, const Family& f, const CandidateRun& r
   // Warnings that apply to every family (@tbl-spec-topo-20 scope rule, the dense-pcb rule).
   if (m.non_standard) c.warnings.push_back(kNonStandardScope);
   if (m.dense) c.warnings.push_back(kDensePcbImpractical);
+  const Estimate e = f.estimate(ctx, r, i);
+  c.est_diameter = e.diameter, c.est_link_count = e.link_count, c.est_switch_count = e.switch_count;
   return c;
 }
 

@@ -146,8 +146,9 @@ int main(int argc, char** argv) {
         app.add_option("--format", format,
                        "Output: json (the document, default) or msccl (the verified schedule as "
                        "MSCCL-IR XML, for the MSCCL executor of NCCL / RCCL; exit 4 for what it "
-                       "cannot express)")
-            ->check(CLI::IsMember({"json", "msccl"}))
+                       "cannot express) or table (a summary for people; the default when stdout "
+                       "is a terminal)")
+            ->check(CLI::IsMember({"json", "msccl", "table"}))
             ->default_str("json");
         tool::add_strict(app, c);
         tool::add_describe(app, c, "the collectives, algorithms and dimension schedulers",
@@ -155,6 +156,7 @@ int main(int argc, char** argv) {
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        tool::table_format(c, format, SummarySection::Schedule);
         if (check) {
           // A schedule read from a document is input: failing verification is exit 3.
           if (!bytes.empty())

@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "doc/document.hpp"
+#include "doc/summary.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cctype>
@@ -15,7 +16,9 @@
 #include <cstdio>
 #include <functional>
 #include <new>
+#include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace icnkit::tool {
@@ -33,7 +36,24 @@ struct Common {
   bool describe = false;
   std::string describe_format;         // the --format add_describe adds where a tool has none
   std::function<json()> describe_json; // the registry; the text is rendered from it
+  bool format_given = false;           // --format was on the command line
+  // Write this section's summary for people instead of the document (--format table, or
+  // standard output a terminal): see table_format().
+  std::optional<SummarySection> table;
 };
+
+// --format table, and the terminal default. A tool calls this with its --format value before
+// it writes: "table" asks for the summary of section `s` (and the value becomes "json", the
+// path that builds the document); without --format, standard output a terminal and no -o, the
+// summary is written too (a person is reading). A pipe or a file gets the JSON document.
+inline void table_format(Common& c, std::string& format, SummarySection s) {
+  if (format == "table") {
+    c.table = s;
+    format = "json";
+  } else if (!c.format_given && c.output == "-" && isatty(STDOUT_FILENO)) {
+    c.table = s;
+  }
+}
 
 inline void warn(const Common& c, const std::string& msg) {
   std::fprintf(stderr, "%s: warning: %s\n", c.name.c_str(), escape_control(msg).c_str());
@@ -72,8 +92,9 @@ inline void add_describe(CLI::App& app, Common& c, const std::string& what,
                "Print " + what + " (text; with --format json as JSON) and exit");
   if (!app.get_option_no_throw("--format"))
     app.add_option("--format", c.describe_format,
-                   "Output format: json (the document; with --describe, JSON instead of text)")
-        ->check(CLI::IsMember({"json"}));
+                   "Output format: json (the document; with --describe, JSON instead of text) "
+                   "or table (a summary for people; the default when stdout is a terminal)")
+        ->check(CLI::IsMember({"json", "table"}));
   c.describe_json = std::move(registry);
 }
 
@@ -173,6 +194,10 @@ inline Document load(const Common& c) {
 }
 
 inline void store(const Common& c, Document& d, std::optional<std::uint64_t> seed = std::nullopt) {
+  if (c.table) {
+    write_output(c.output, summary_text(d, *c.table));
+    return;
+  }
   if (!c.no_provenance)
     d.provenance.push_back(
         {c.name, std::string(kVersion) + " (git " + kGitRevision + ")", c.argv, seed});
@@ -286,6 +311,7 @@ inline int run(const char* name, const char* description, int argc, char** argv,
       return static_cast<int>(ErrorKind::Usage);
     }
     detail::refuse_empty_values(app);
+    if (const CLI::Option* f = app.get_option_no_throw("--format")) c.format_given = f->count() > 0;
     Progress::set_quiet(c.quiet);
     prepare_output(c.output);
     if (c.describe) {

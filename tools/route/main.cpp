@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        tool::table_format(c, c.describe_format, SummarySection::Routing);
         // Everything the command line alone can get wrong is checked before the input is read.
         const bool algorithm_given = algorithm_option->count() > 0;
         threads = resolve_threads(threads); // checks ICNKIT_THREADS

@@ -566,8 +566,9 @@ int main(int argc, char** argv) {
         app.add_option("--format", format,
                        "Output: json (the document with its report), csv (one header, a row per "
                        "size) or nccl (nccl-tests' table: size, count, type, redop, root, time, "
-                       "algbw, busbw)")
-            ->check(CLI::IsMember({"json", "csv", "nccl"}))
+                       "algbw, busbw) or table (a summary for people; the default when stdout is "
+                       "a terminal)")
+            ->check(CLI::IsMember({"json", "csv", "nccl", "table"}))
             ->default_str("json");
         app.add_option("--csv-header", csv_header,
                        "With --format csv: always write the header (default), never, or auto "
@@ -624,6 +625,7 @@ int main(int argc, char** argv) {
           merge_reports(c, merge, header);
           return;
         }
+        tool::table_format(c, format, SummarySection::Report);
         if (mode == "flit") {
           if (latency_model != "per-step")
             fail_usage("--latency-model", "belongs to the analytic simulation of a schedule");

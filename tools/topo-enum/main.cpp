@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
         tool::add_output(app, c);
       },
       [&](tool::Common& c) {
+        tool::table_format(c, c.describe_format, SummarySection::Candidates);
         topo::Context ctx;
         if (!context_file.empty()) {
           auto text = read_input(context_file);

@@ -130,7 +130,8 @@ int main(int argc, char** argv) {
                      "dimension's wrap links shift by +k in every long dimension");
         app.add_option("--format", format,
                        "Output format: json (the icnkit document), networkx (node-link JSON), "
-                       "graphml, dot, booksim (anynet file)")
+                       "graphml, dot, booksim (anynet file), or table (a summary for people; "
+                       "the default when stdout is a terminal)")
             ->default_str("json");
         tool::add_describe(app, c, "the families and the export formats",
                            topo::describe_generation);
@@ -141,6 +142,7 @@ int main(int argc, char** argv) {
           write_output(c.output, topo::list_presets());
           return;
         }
+        tool::table_format(c, format, SummarySection::Network);
         const topo::ExportFormat fmt = topo::parse_export_format(format);
         if (fail_random < 0) fail_usage("--fail-random-links", "must not be negative");
         // A network named on the command line: --torus, a composition or a preset.
