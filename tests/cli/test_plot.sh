@@ -196,6 +196,27 @@ net-sim -i "$T/s442.json" --mode flit --step-times -q >"$T/steps-flit.json"
 expect_ok "$PLOT" timeline "$T/steps-flit.json" -o "$T/timeline-flit.png" --title "flit replay"
 check_image "$T/timeline-flit.png" 800 500
 
+# 6. pareto: scripts/explore's designs, cost against a collective's time, the front labelled.
+"$ICNKIT_SRC/scripts/explore" -n 16 --family torus --family fat-tree --family full-mesh --family ring --format csv >"$T/designs.csv" 2>/dev/null
+plot_both pareto "time (ms)" pareto "$T/designs.csv" --collective all-to-all:64MiB
+check "pareto: the front's designs are labelled" grep -q "full-mesh:16" "$T/pareto.svg"
+expect_exit 2 "$T/designs.csv" "$PLOT" pareto --collective all-reduce:3GiB -o "$T/e.png"
+# The front against brute force over every subset order: no point off it is dominated by none.
+check "pareto: the front is the undominated designs" "$PY" - "$PLOT" <<'EOF'
+import importlib.machinery, importlib.util, itertools, random, sys
+loader = importlib.machinery.SourceFileLoader("plot", sys.argv[1])
+spec = importlib.util.spec_from_loader("plot", loader)
+m = importlib.util.module_from_spec(spec)
+loader.exec_module(m)
+rng = random.Random(1)
+for _ in range(200):
+    pts = [(rng.randint(0, 5), rng.randint(0, 5)) for _ in range(rng.randint(1, 8))]
+    want = [i for i, p in enumerate(pts)
+            if not any(q[0] <= p[0] and q[1] <= p[1] and q != p for q in pts)]
+    if m.pareto_front(pts) != want:
+        sys.exit(1)
+EOF
+
 # Errors: one line 'plot: error: ...', the exit code, no image left behind (an existing one is
 # kept as it was).
 no_file() { check "$1: no output file" [ ! -e "$2" ]; }
@@ -356,6 +377,6 @@ done < <("$PY" "$T/check.py" "$T/images.txt" 2>&1 || echo "FAIL: the image check
 check "every image checked" [ "$(grep -c '' "$T/images.txt")" -ge 18 ]
 
 expect_ok "$PLOT" --help
-check "help: an example per kind" [ "$(grep -cE '^  scripts/plot (sizes|speedup|latency-load|heatmap|timeline) ' "$T/out")" = 5 ]
+check "help: an example per kind" [ "$(grep -cE '^  scripts/plot (sizes|speedup|latency-load|heatmap|timeline|pareto) ' "$T/out")" = 6 ]
 
 finish
