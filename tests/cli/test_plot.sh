@@ -196,7 +196,41 @@ net-sim -i "$T/s442.json" --mode flit --step-times -q >"$T/steps-flit.json"
 expect_ok "$PLOT" timeline "$T/steps-flit.json" -o "$T/timeline-flit.png" --title "flit replay"
 check_image "$T/timeline-flit.png" 800 500
 
-# 6. pareto: scripts/explore's designs, cost against a collective's time, the front labelled.
+# 6. topology: every family at 64 and 1,024 endpoints (and a composed DGX-like network of 1,024
+# GPUs), drawn without Graphviz; the boxes inside the picture, none over another, big enough to
+# see (8 px and more), at most a thousand-odd of them.
+topo-gen --preset dgx-superpod su=4 >"$T/topo-composed-1024.json"
+for f in torus mesh hyperx dragonfly dragonfly+ fat-tree hypercube ring full-mesh single-switch; do
+  for n in 64 1024; do
+    topo-enum -n $n --family $f --limit 1 -q | topo-gen --pick 0 >"$T/topo-$f-$n.json"
+  done
+done
+for doc in "$T"/topo-*.json; do
+  name=$(basename "$doc" .json)
+  expect_ok "$PLOT" topology "$doc" -o "$T/$name.png" --boxes "$T/$name.boxes"
+  check_image "$T/$name.png" 1000 800
+  check "$name: the boxes apart, inside, readable" "$PY" - "$T/$name.boxes" <<'EOF'
+import json, sys
+b = json.load(open(sys.argv[1]))
+ok = 1 <= len(b) <= 1100
+for r in b:
+    ok &= 0 <= r["x0"] and r["x1"] <= 1000 and 0 <= r["y0"] and r["y1"] <= 800
+    ok &= r["x1"] - r["x0"] >= 8 and r["y1"] - r["y0"] >= 8
+b.sort(key=lambda r: r["x0"])
+for i in range(len(b)):
+    for j in range(i + 1, len(b)):
+        if b[j]["x0"] >= b[i]["x1"]:
+            break
+        ok &= not (b[j]["y0"] < b[i]["y1"] and b[i]["y0"] < b[j]["y1"])
+sys.exit(not ok)
+EOF
+done
+topo-gen --torus 4x4 --fail-link '#3' >"$T/topo-failed.json"
+expect_ok "$PLOT" topology "$T/topo-failed.json" -o "$T/topo-failed.svg"
+check "topology: a failed link is drawn dashed and said" grep -q "failed dashed red" "$T/topo-failed.svg"
+expect_exit 3 "$T/sizes-ring.csv" "$PLOT" topology -o "$T/e.png"
+
+# 7. pareto: scripts/explore's designs, cost against a collective's time, the front labelled.
 "$ICNKIT_SRC/scripts/explore" -n 16 --family torus --family fat-tree --family full-mesh --family ring --format csv >"$T/designs.csv" 2>/dev/null
 plot_both pareto "time (ms)" pareto "$T/designs.csv" --collective all-to-all:64MiB
 check "pareto: the front's designs are labelled" grep -q "full-mesh:16" "$T/pareto.svg"
@@ -377,6 +411,6 @@ done < <("$PY" "$T/check.py" "$T/images.txt" 2>&1 || echo "FAIL: the image check
 check "every image checked" [ "$(grep -c '' "$T/images.txt")" -ge 18 ]
 
 expect_ok "$PLOT" --help
-check "help: an example per kind" [ "$(grep -cE '^  scripts/plot (sizes|speedup|latency-load|heatmap|timeline|pareto) ' "$T/out")" = 6 ]
+check "help: an example per kind" [ "$(grep -cE '^  scripts/plot (sizes|speedup|latency-load|heatmap|timeline|pareto|topology) ' "$T/out")" = 7 ]
 
 finish
