@@ -246,8 +246,7 @@ preset_candidate(const std::string& name, const std::vector<std::string>& settin
     c.tiers = 2;
     c.leaf_up = 60;
     auto out = composed(c, name);
-    out.first.defaults[LinkKind::C2C] = {50 * kGB, kScaleUpLatency};
-    speeds(out.first, 50 * kGB, 50 * kGB);                            // 400 Gb/s uplinks
+    speeds(out.first, 50 * kGB, 50 * kGB); // NVLink to each of 4 switch chips; 400 Gb/s uplinks
     out.first.defaults[LinkKind::B2B] = {25 * kGB, kScaleOutLatency}; // 200 Gb/s host ports
     return out;
   }

@@ -73,6 +73,18 @@ check "faults: worst >= median >= 1" python3 -c "
 import csv; rows = list(csv.DictReader(open('$T/out')))
 assert rows and all(float(r['fault_worst']) >= float(r['fault_median']) >= 1 for r in rows), rows"
 
+# --- A design whose tool fails is its own row: in the CSV with every column (the message in
+# `failed`), in the table as "failed: ...".
+mkdir "$T/broken"
+printf '#!/bin/sh\necho "topo-route: error: --algorithm: refused" >&2\nexit 4\n' >"$T/broken/topo-route"
+chmod +x "$T/broken/topo-route"
+PATH="$T/broken:$PATH" "$X" -n 16 --family torus --family ring --format csv >"$T/failed.csv" 2>/dev/null || true
+check "failed designs: every CSV row has the header's columns, the message in failed" python3 -c "
+import csv; rows = list(csv.reader(open('$T/failed.csv')))
+head = rows[0]
+assert len(rows) >= 3 and all(len(r) == len(head) for r in rows), rows
+assert all('refused' in r[head.index('failed')] for r in rows[1:]), rows"
+
 # --- topo-gen --budget: refused when it cannot apply.
 expect_exit 2 - topo-gen --torus 4x4 --budget injection=0GB/s
 expect_exit 2 - topo-gen --torus 4x4 --budget cost=1000
