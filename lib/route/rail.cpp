@@ -98,6 +98,7 @@ RailRouting::RailRouting(const topo::Network& n, const topo::Faults& f, RailPath
   }
   nic_ch_.resize(static_cast<std::size_t>(n.n_chip));
   nic_leaf_.resize(static_cast<std::size_t>(n.n_chip));
+  nic_row_.resize(static_cast<std::size_t>(n.n_chip));
   for (std::int64_t c = 0; c < n.n_chip; ++c) {
     if (chip_down(c)) continue;
     const std::int32_t* nb = adj_.neighbours(c);
@@ -105,7 +106,45 @@ RailRouting::RailRouting(const topo::Network& n, const topo::Faults& f, RailPath
       if (role_[static_cast<std::size_t>(*nb)] == Role::Leaf && live(*ch)) {
         nic_ch_[static_cast<std::size_t>(c)].push_back(*ch);
         nic_leaf_[static_cast<std::size_t>(c)].push_back(*nb);
+        const std::int64_t l = ((*nb - at_.out_base) / at_.per_plane) * s_.leaves +
+                               (*nb - at_.out_base) % at_.per_plane;
+        nic_row_[static_cast<std::size_t>(c)].push_back(l * OUT - at_.out_base);
       }
+  }
+  build_hop_table(OUT, leaves);
+}
+
+void RailRouting::build_hop_table(std::int64_t OUT, std::int64_t leaves) {
+  const std::int64_t P = s_.p.planes;
+  if (OUT * leaves > kMaxHopTable) return; // the scan in toward_out serves
+  // Every chip's one leaf per plane (-1: none, or several: those chips take the scan).
+  leaf_of_chip_.assign(static_cast<std::size_t>(n_.n_chip * P), -1);
+  for (std::int64_t c = 0; c < n_.n_chip; ++c) {
+    std::vector<int> seen(static_cast<std::size_t>(P), 0);
+    for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(c)]) {
+      const std::int64_t p = (a - at_.out_base) / at_.per_plane;
+      const std::int64_t l = p * s_.leaves + (a - at_.out_base) % at_.per_plane;
+      auto& slot = leaf_of_chip_[static_cast<std::size_t>(c * P + p)];
+      slot = ++seen[static_cast<std::size_t>(p)] == 1 ? static_cast<std::int32_t>(l) : -1;
+    }
+  }
+  hop_begin_.assign(static_cast<std::size_t>(OUT * leaves + 1), 0);
+  for (std::int64_t u = 0; u < OUT; ++u) {
+    const std::int64_t v = at_.out_base + u, p = u / at_.per_plane;
+    for (std::int64_t l = 0; l < leaves; ++l) {
+      const std::int64_t k = u * leaves + l;
+      hop_begin_[static_cast<std::size_t>(k + 1)] = hop_begin_[static_cast<std::size_t>(k)];
+      if (l / s_.leaves != p) continue; // another plane's leaf: unreachable from v
+      const std::uint8_t* dist = leaf_dist_.data() + l * OUT - at_.out_base;
+      const int dv = dist[v];
+      if (dv == kFar || dv == 0) continue; // v is the leaf itself: toward_out's scan serves
+      const std::int32_t* nb = adj_.neighbours(v);
+      for (const std::int64_t* c = adj_.begin(v); c != adj_.end(v); ++c, ++nb)
+        if (live(*c) && *nb >= at_.out_base && dist[*nb] == dv - 1) {
+          hop_ch_.push_back(*c);
+          ++hop_begin_[static_cast<std::size_t>(k + 1)];
+        }
+    }
   }
 }
 
@@ -122,13 +161,9 @@ int RailRouting::up_distance(std::int64_t v, std::int64_t x) const {
 }
 
 int RailRouting::out_distance(std::int64_t v, std::int64_t x) const {
-  const std::int64_t OUT = s_.p.planes * at_.per_plane;
   int best = kFar;
-  for (std::int64_t a : nic_leaf_[static_cast<std::size_t>(x)]) {
-    const std::int64_t l =
-        ((a - at_.out_base) / at_.per_plane) * s_.leaves + (a - at_.out_base) % at_.per_plane;
-    best = std::min<int>(best, leaf_dist_[static_cast<std::size_t>(l * OUT + v - at_.out_base)]);
-  }
+  for (std::int64_t row : nic_row_[static_cast<std::size_t>(x)])
+    best = std::min<int>(best, leaf_dist_[static_cast<std::size_t>(row + v)]);
   return best == kFar ? kFar : best + 1;
 }
 
@@ -233,6 +268,18 @@ void RailRouting::toward_out(std::int64_t v, std::int64_t x, std::vector<Choice>
     for (std::size_t i = 0; i < ch.size(); ++i)
       if (out_distance(leaf[i], x) == best) out.push_back({ch[i], 0, 0});
     return;
+  }
+  if (!hop_begin_.empty()) {
+    // The table: the next hops from v toward x's one leaf in v's plane.
+    const std::int64_t u = v - at_.out_base, P = s_.p.planes;
+    const std::int32_t l = leaf_of_chip_[static_cast<std::size_t>(x * P + u / at_.per_plane)];
+    if (l >= 0 && at_.out_base + (l / s_.leaves) * at_.per_plane + l % s_.leaves != v) {
+      const std::int64_t k = u * P * s_.leaves + l;
+      for (std::int64_t i = hop_begin_[static_cast<std::size_t>(k)];
+           i < hop_begin_[static_cast<std::size_t>(k + 1)]; ++i)
+        out.push_back({hop_ch_[static_cast<std::size_t>(i)], 0, 0});
+      return;
+    }
   }
   const int dv = out_distance(v, x);
   if (dv == kFar) return;

@@ -103,6 +103,18 @@ private:
   std::vector<std::uint8_t> leaf_dist_;
   // Per chip: its live NIC channels and the leaves they reach (scale-out switch indices).
   std::vector<std::vector<std::int64_t>> nic_ch_, nic_leaf_;
+  // Per chip, per NIC leaf: where the leaf's row of leaf_dist_ starts, less out_base, so a
+  // switch v's hops to it are leaf_dist_[row + v] (no division on the per-hop path).
+  std::vector<std::vector<std::int64_t>> nic_row_;
+  // The scale-out next hops toward every leaf, precomputed where switches x leaves stay within
+  // kMaxHopTable (about 16 MB of offsets; the rest scan v's ports per hop): entry
+  // (v - out_base) * leaves + l lists, in port order, the live channels from switch v one hop
+  // nearer leaf l (empty when v is l or cannot reach it). leaf_of_chip_: per chip and plane
+  // its one NIC leaf, -1 for none or several (those chips take the scan).
+  static constexpr std::int64_t kMaxHopTable = std::int64_t{1} << 22;
+  std::vector<std::int64_t> hop_begin_, hop_ch_;
+  std::vector<std::int32_t> leaf_of_chip_;
+  void build_hop_table(std::int64_t OUT, std::int64_t leaves);
 };
 
 } // namespace icnkit::route
