@@ -81,7 +81,7 @@ ScheduleProgram::ScheduleProgram(const Schedule& s, const topo::Network& net, St
     if (auto period = sim::link_periods(g, net)) {
       sim::Translations t = sim::translations(g, net, *period);
       domain_ = std::move(t.sources);
-      orbits_ = sim::FlowOrbits{std::move(t.channel_rep), t.order};
+      orbits_ = sim::FlowOrbits{std::move(t.channel_rep), t.order, {}};
     }
 }
 

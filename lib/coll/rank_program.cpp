@@ -132,7 +132,8 @@ RankProgram::RankProgram(const Schedule& s, const topo::Network& net, const topo
       if (invariant(g, net.n_chip)) {
         in_domain_.assign(static_cast<std::size_t>(net.n_chip), 0);
         for (std::int64_t c : g.sources) in_domain_[static_cast<std::size_t>(c)] = 1;
-        orbits_ = sim::FlowOrbits{std::move(g.channel_rep), g.order};
+        orbits_ =
+            sim::FlowOrbits{std::move(g.channel_rep), g.order, std::move(g.channel_stabilizer)};
         break;
       }
 }

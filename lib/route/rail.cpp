@@ -283,6 +283,15 @@ void RailRouting::toward_out(std::int64_t v, std::int64_t x, std::vector<Choice>
   }
   const int dv = out_distance(v, x);
   if (dv == kFar) return;
+  if (dv == 1 && !nic_ch_[static_cast<std::size_t>(x)].empty()) {
+    // v is one of x's NIC leaves: down x's live NIC links from v (the reverse of x's NIC
+    // channels, in the order v's ports list them), not a scan of v's ports.
+    const auto& ch = nic_ch_[static_cast<std::size_t>(x)];
+    const auto& leaf = nic_leaf_[static_cast<std::size_t>(x)];
+    for (std::size_t i = 0; i < ch.size(); ++i)
+      if (leaf[i] == v) out.push_back({ch[i] ^ 1, 0, 0});
+    return;
+  }
   const std::int32_t* nb = adj_.neighbours(v);
   for (const std::int64_t* c = adj_.begin(v); c != adj_.end(v); ++c, ++nb) {
     const std::int64_t w = *nb;

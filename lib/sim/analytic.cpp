@@ -46,6 +46,7 @@ private:
 
   // Per directed channel.
   std::vector<double> bw_, lat_;
+  std::vector<double> share_bw_; // what the flows share: bw_, over the stabilizer in a quotient
   std::vector<char> down_;
   std::vector<std::uint32_t> cnt_;     // scratch: unfrozen flows on the channel
   std::vector<double> wsum_;           // scratch: their shares' sum (weighted_ only)
@@ -212,6 +213,12 @@ void Engine::setup_channels() {
       fail_input("network/links/" + std::to_string(l), "bandwidth must be positive");
     if (opt_.down_links && l < opt_.down_links->size() && (*opt_.down_links)[l])
       down_[2 * l] = down_[2 * l + 1] = 1;
+  }
+  share_bw_ = bw_;
+  if (const FlowOrbits* o = prog_.orbits(); o && !o->stabilizer.empty()) {
+    if (o->stabilizer.size() != c)
+      fail_runtime("analytic engine", "channel stabilizers do not match the network");
+    for (std::size_t k = 0; k < c; ++k) share_bw_[k] /= o->stabilizer[k];
   }
   cnt_.assign(c, 0);
   wsum_.assign(c, 0);
@@ -435,7 +442,7 @@ void Engine::compute_rates(double t) {
     acc += cnt_[c];
     // The capacity left by the flows that keep their rates (load_ - base_: all flows' use of
     // the channel less the re-rated flows' use).
-    cap_[c] = full ? bw_[c] : bw_[c] - (load_[c] - base_[c]);
+    cap_[c] = full ? share_bw_[c] : share_bw_[c] - (load_[c] - base_[c]);
   }
   csr_.resize(acc);
   for (std::uint32_t f : sub_)
@@ -727,8 +734,14 @@ AnalyticResult Engine::run() {
   if (const FlowOrbits* o = prog_.orbits()) {
     if (o->channel_rep.size() != bw_.size())
       fail_runtime("analytic engine", "channel orbits do not match the network");
-    for (std::size_t c = 0; c < bw_.size(); ++c)
-      res_.channel_bytes[c] = res_.channel_bytes[o->channel_rep[c]];
+    if (o->stabilizer.empty()) {
+      for (std::size_t c = 0; c < bw_.size(); ++c)
+        res_.channel_bytes[c] = res_.channel_bytes[o->channel_rep[c]];
+    } else {
+      const std::vector<double> rep = res_.channel_bytes;
+      for (std::size_t c = 0; c < bw_.size(); ++c)
+        res_.channel_bytes[c] = rep[o->channel_rep[c]] * o->stabilizer[o->channel_rep[c]];
+    }
     res_.flows *= o->multiplicity;
   }
 

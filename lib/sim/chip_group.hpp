@@ -20,6 +20,11 @@
 //    an automorphism; these two groups are the ones the schedules' shift and xor peers keep).
 //  - mesh, dimension-order or minimal ECMP routing: the reflections of its dimensions of even
 //    size (each mapping every link onto a link of the same bandwidth and latency).
+//  - composed, rail routing with ECMP as a split: the rotations of the domains inside each unit
+//    and, where every unit's leaves reach the spines alike, of the units (chips keep their
+//    position in the domain). These fix some channels (the within-unit rotations every
+//    leaf-spine channel): such a channel's stabilizer is larger than one, and a quotient gives
+//    its representative 1/stabilizer of the bandwidth (FlowOrbits::stabilizer).
 // Minimal routing counts only with ECMP as a split (deterministic or random choices, or ECMP
 // by hash, pick among the equal paths by id or by a hash, which no translation keeps).
 #pragma once
@@ -39,6 +44,9 @@ struct ChipGroup {
   // Chip permutations (chip c -> generators[k][c]) that generate G.
   std::vector<std::vector<std::int64_t>> generators;
   std::vector<std::uint32_t> channel_rep; // per directed channel: its orbit's representative
+  // Per directed channel: how many elements of G fix it (order / its orbit's size); empty when
+  // G acts freely on channels (every one 1).
+  std::vector<std::uint32_t> channel_stabilizer;
 };
 
 // The groups found, in the order to try them (none: no symmetry is known).

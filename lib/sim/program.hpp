@@ -69,9 +69,16 @@ struct StepInfo {
 // of `multiplicity` equivalent flows, and every channel it names is the representative of an
 // orbit of channels that carry the same bytes. The engine copies the representatives' figures to
 // their orbits and counts flows times the multiplicity.
+//
+// Where G fixes some channels (a channel c whose stabilizer H has |H| > 1: its orbit has
+// |G| / |H| channels), the |G| images of a flow cross c |H| times as often as the representative
+// crosses c's orbit, so c carries |H| times the representative's bytes on c's orbit: the
+// engine gives the representative bw / |H| and copies |H| times its bytes to each channel of
+// the orbit. `stabilizer` is per directed channel; empty: every one 1.
 struct FlowOrbits {
   std::vector<std::uint32_t> channel_rep; // per directed channel of the network
   std::int64_t multiplicity = 1;
+  std::vector<std::uint32_t> stabilizer;
 };
 
 class Program {

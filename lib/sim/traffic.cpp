@@ -34,7 +34,7 @@ AllToAllTraffic::AllToAllTraffic(const topo::Network& n, const topo::Faults& f,
     if (auto t = dor_translations(fn, n, f)) {
       // No chip is down here, so live_[i] == i.
       sources_.assign(t->sources.begin(), t->sources.end());
-      orbits_ = FlowOrbits{std::move(t->channel_rep), t->order};
+      orbits_ = FlowOrbits{std::move(t->channel_rep), t->order, {}};
     }
   // Flows held at once: a step's.
   const std::int64_t held = pattern_ == AllToAllPattern::Pairwise
