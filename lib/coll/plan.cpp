@@ -134,8 +134,9 @@ DimPlan mate_plan(const DimContext& c, bool early) {
   if (!early_fold.empty()) normal.lanes.push_back({1, std::move(early_fold)});
   out.phases.push_back(std::move(normal)); // possibly empty: the assembler skips it
 
-  // Greedy grouping: a faulty ring joins the first acceleration phase none of whose rings shares
-  // a channel with it (faults on rings far apart accelerate together, algorithms.md §5).
+  // Greedy grouping: a faulty ring joins the first acceleration phase none of whose rings shares a
+  // channel with it (faults on rings far apart accelerate together,
+  // docs/algorithms.md §MATE and MATEe).
   std::vector<std::vector<const Part*>> groups;
   std::vector<std::vector<std::int64_t>> group_channels;
   for (const Part& p : parts) {

@@ -2,9 +2,10 @@
 // each algorithm. A dimension scheduler (dims.hpp) places the plans of every chunk in time.
 //
 // A plan is a list of phases that run one after the other (a phase starts when every lane of the
-// previous one has finished); the lanes of a phase run concurrently on disjoint parts of the
-// data (schedule.hpp). The first phase is the normal one; MATE and MATEe add acceleration phases
-// (algorithms.md §5), which the scheduler keeps apart from every other chunk's traffic.
+// previous one has finished); the lanes of a phase run concurrently on disjoint parts of the data
+// (schedule.hpp). The first phase is the normal one; MATE and MATEe add acceleration phases
+// (docs/algorithms.md §MATE and MATEe), which the scheduler keeps apart from every other chunk's
+// traffic.
 #pragma once
 #include "coll/ring.hpp"
 #include "topo/faults.hpp"

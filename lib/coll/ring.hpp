@@ -1,5 +1,6 @@
-// Single-ring all-to-all plans (MICRO'25, algorithms.md §1, §2, §4): what one ring does, step
-// by step. Dimension plans (plan.hpp) place them on the rings of a torus dimension.
+// Single-ring all-to-all plans (MICRO'25; docs/algorithms.md §Ring all-to-all, §HalfRing,
+// §FoldedRing): what one ring does, step by step. Dimension plans (plan.hpp) place them on the
+// rings of a torus dimension.
 #pragma once
 #include "coll/schedule.hpp"
 

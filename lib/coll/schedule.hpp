@@ -58,12 +58,12 @@ Fraction parse_fraction(const std::string& text, const std::string& where);
 std::string to_string(const Fraction& f);
 Fraction make_fraction(std::int64_t num, std::int64_t den); // reduces; same checks (Runtime)
 
-// Reductions (phase op reduce-scatter / all-gather; ring collectives of algorithms.md §4): a
-// block is one of the ring_size shards of the data a node holds in the phase, and `part` k of
-// `fraction` 1/P is its k-th of P equal slices. A reduce-scatter transfer sends the sender's
-// partial sum of slice k of block (i + origin_offset), which the receiver adds to its own; an
-// all-gather transfer sends a copy of that slice (which the sender must hold complete).
-// dest_offset is 0 for both.
+// Reductions (phase op reduce-scatter / all-gather;
+// docs/algorithms.md §Torus reductions on the ring and the folded ring): a block is one of the
+// ring_size shards of the data a node holds in the phase, and `part` k of `fraction` 1/P is its
+// k-th of P equal slices. A reduce-scatter transfer sends the sender's partial sum of slice k of
+// block (i + origin_offset), which the receiver adds to its own; an all-gather transfer sends a
+// copy of that slice (which the sender must hold complete). dest_offset is 0 for both.
 struct RingTransfer {
   int direction = 1;     // +1 (clockwise, + direction of the dimension) or -1
   int origin_offset = 0; // the piece's origin is position i + origin_offset

@@ -1,5 +1,5 @@
-// Typed errors and the exit codes they map to (README, "What every tool guarantees"). Libraries
-// throw; only main() exits.
+// Typed errors and the exit codes they map to (docs/tools.md, "What every tool guarantees").
+// Libraries throw; only main() exits.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-// Human units on the command line -> SI base units in documents (README, "The document").
+// Human units on the command line -> SI base units in documents (docs/document.md).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -6,10 +6,10 @@
 
 namespace icnkit {
 
-// Physical bounds of a link (README, "Units"): the slowest serial link is a few KB/s, the
-// fastest optical links are ~200 GB/s (1 PB/s leaves 5000x headroom); a hop's latency is ps on a
-// board to ms across a campus (1 s covers a geostationary satellite). Outside them the figures
-// are typos, and the simulators' arithmetic would overflow to inf.
+// Physical bounds of a link (docs/document.md, "Conventions"): the slowest serial link is a few
+// KB/s, the fastest optical links are ~200 GB/s (1 PB/s leaves 5000x headroom); a hop's latency is
+// ps on a board to ms across a campus (1 s covers a geostationary satellite). Outside them the
+// figures are typos, and the simulators' arithmetic would overflow to inf.
 inline constexpr double kLinkBandwidthMin = 1e3;  // bytes/s (1 KB/s)
 inline constexpr double kLinkBandwidthMax = 1e15; // bytes/s (1 PB/s)
 inline constexpr double kLinkLatencyMax = 1.0;    // seconds

@@ -1,10 +1,10 @@
-// D-mod-k routing on PGFT fat-trees (Zahavi 2010; algorithms.md §10), on the ports of the chips.
-// The PGFT in family_attrs (w_levels, p_levels: parents and parallel links per level) gives a
-// chip R = p_1 parallel links to its leaf / ToR (chip radix R; boards of C chips add C R lanes
-// to every switch link). Each link of a chip is a port: destination D has ports
+// D-mod-k routing on PGFT fat-trees (Zahavi 2010; docs/algorithms.md §D-mod-k on PGFT fat-trees),
+// on the ports of the chips. The PGFT in family_attrs (w_levels, p_levels: parents and parallel
+// links per level) gives a chip R = p_1 parallel links to its leaf / ToR (chip radix R; boards of C
+// chips add C R lanes to every switch link). Each link of a chip is a port: destination D has ports
 // D' = D R + j, j < R, and a packet for D is routed to one of them by the D-mod-k rule on the
-// port-level tree: going up from a node at level l (chips are level 0) that is not an ancestor
-// of D, take up-port
+// port-level tree: going up from a node at level l (chips are level 0) that is not an ancestor of
+// D, take up-port
 //     q = floor(D' / prod_{i<=l} w_i) mod (w_{l+1} p_{l+1})
 // port q being parent q mod w_{l+1}, parallel link floor(q / w_{l+1}); going down, the unique
 // child toward D, on the parallel link the port's own up-port rule names at the child's level, and

@@ -1,5 +1,5 @@
 // Dimension-order routing (DOR) on the torus, with dateline virtual channels
-// (Dally and Seitz's dateline; README, "Models and decisions").
+// (Dally and Seitz's dateline; docs/models.md).
 #pragma once
 #include "route/routing.hpp"
 #include "topo/mesh.hpp"

@@ -2,18 +2,19 @@
 // (fault-tolerant, on the Hamiltonian odd-even turn model). Dimension 0 is x (E = +x,
 // W = -x), dimension 1 is y (N = +y, S = -y).
 //
-// Odd-even (Chiu 2000; algorithms.md §8): no EN or ES turn at a node in an even column, no NW
-// or SW turn in an odd column; ROUTE(c, d, s) as Chiu gives it. It depends on whether the
-// packet is still in its source column (c.x = s.x): that is carried as flag bit 0 ("has moved
-// east or west"), so the routing stays a function of the packet's state.
+// Odd-even (Chiu 2000; docs/algorithms.md §Odd-even turn model): no EN or ES turn at a node in an
+// even column, no NW or SW turn in an odd column; ROUTE(c, d, s) as Chiu gives it. It depends on
+// whether the packet is still in its source column (c.x = s.x): that is carried as flag bit 0 ("has
+// moved east or west"), so the routing stays a function of the packet's state.
 //
-// HOE (the FTHOE seed): snake labels L(x, y) = y n + x on even rows, y n + n - 1 - x on odd
-// rows; N always raises L, S lowers it, E raises it on even rows and W on odd rows. The turns
-// HOE forbids (E->S, N->W on even rows, N->E, W->S on odd rows, U-turns) are exactly the turns
-// from a label-raising move to a label-lowering one, so every legal route lowers L, then
-// raises it (algorithms.md §8; the checker proves the channel-dependency graph acyclic).
+// HOE (as a summary of the FTHOE paper gives it): snake labels L(x, y) = y n + x on even rows,
+// y n + n - 1 - x on odd rows; N always raises L, S lowers it, E raises it on even rows and W on
+// odd rows. The turns HOE forbids (E->S, N->W on even rows, N->E, W->S on odd rows, U-turns) are
+// exactly the turns from a label-raising move to a label-lowering one, so every legal route
+// lowers L, then raises it (docs/algorithms.md §HOE and FTHOE; the checker proves the
+// channel-dependency graph acyclic).
 //
-// FTHOE as built here (the paper's full text is not available; algorithms.md §8 proposal):
+// FTHOE as built here (the paper's full text is not available; docs/algorithms.md §HOE and FTHOE):
 // at each hop the minimal ports in priority order (the horizontal one first, the seed's EN
 // rows), keeping those that are healthy (the 4-bit local fault vector: the link and the
 // neighbour up), HOE-legal from the input port, and from which a minimal HOE-legal healthy

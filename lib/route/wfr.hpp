@@ -1,8 +1,8 @@
-// TPU v4 wild-first routing (WFR) on a torus with faults, as the MICRO'25 artifact
-// reimplements it (algorithms.md §7, ART outportComputeSANDWICH / SANDWICHES): plain DOR unless
-// the DOR path from the packet's current node crosses a failed link, re-evaluated at every hop.
-// Let k be the dimension of the first failed link on that path and j the dimension the packet is
-// about to move in:
+// TPU v4 wild-first routing (WFR) on a torus with faults, as the MICRO'25 artifact reimplements it
+// (docs/algorithms.md §Wild-first routing; the artifact's outportComputeSANDWICH / SANDWICHES):
+// plain DOR unless the DOR path from the packet's current node crosses a failed link, re-evaluated
+// at every hop. Let k be the dimension of the first failed link on that path and j the dimension
+// the packet is about to move in:
 // - k after j: keep to DOR (the deviation happens when the packet reaches dimension k);
 // - k = j, not the last dimension of the order: one "wild" hop in dimension k', the first later
 //   dimension in which the packet still has to move, else the next one (yXYZ / zXZ / yXY for an
@@ -10,11 +10,11 @@
 //   in k', else + from an even coordinate and - from an odd one (the artifact's source parity;
 //   at the wild hop the coordinate in k' is still the source's);
 // - k = j, the last dimension: go the long way round in it.
-// VC classes: 0 and 1 are DOR's dateline classes, 2 the wild hop's own class (algorithms.md §7:
-// a wild channel always feeds a DOR channel, so the dependency graph stays acyclic; the
-// checker, not this comment, decides). No flags: the decision is a function of the current
-// node, the destination and the arrival channel, so the verification shares work per
-// destination.
+// VC classes: 0 and 1 are DOR's dateline classes, 2 the wild hop's own class
+// (docs/algorithms.md §Wild-first routing: a wild channel always feeds a DOR channel, so the
+// dependency graph stays acyclic; the checker, not this comment, decides). No flags: the decision
+// is a function of the current node, the destination and the arrival channel, so the verification
+// shares work per destination.
 #pragma once
 #include "route/dor.hpp"
 

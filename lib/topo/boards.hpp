@@ -2,7 +2,7 @@
 // network over endpoints (boards) and switches; expand_boards turns every endpoint into the
 // derived_chips_per_board chips of its board and adds the IntraBoardTopo links.
 //
-// The expansion (decided here, see README "Models and decisions"):
+// The expansion (decided here, see docs/models.md):
 // - Board b holds chips b*C .. b*C+C-1 (C = chips per board); switches follow the chips, in
 //   the family's order.
 // - A board's port is a breakout of C*chip_radix lanes: every chip of the board has chip_radix

@@ -1,5 +1,5 @@
 // The fat-tree family as a PGFT (spec §Fat-Tree, @tbl-spec-topo-12/13; Petrini & Vanneschi
-// 2001; Zahavi 2010): k-port switches (k even, 4..64), oversubscription osr in {1, 2, 3} with
+// 1997; Zahavi 2010): k-port switches (k even, 4..64), oversubscription osr in {1, 2, 3} with
 // the integer port split d (osr + 1) = k osr, u = k - d (d ports down, u up).
 //
 // 2 layers  N_leaf = N_endpoint / d leaves (d | N_endpoint, 2 <= N_leaf <= k: a spine has one
@@ -11,13 +11,13 @@
 //           linked to cores j*u .. j*u + u - 1. A ToR and its boards form a rack (Tier 8), a
 //           group is a pod (Tier 9: its aggregation switches), cores are Tier 9+.
 //
-// family_attrs: k, layers, osr, d, u, and the PGFT of the chip-level network in Zahavi's
-// notation (algorithms.md §10): m_levels (children per switch level: d*C chips per leaf/ToR,
-// then N_leaf, or d and G), w_levels (parents per node of the level below: [1, u] / [1, u, u])
-// and p_levels (parallel links to each parent: [chip_radix, C*chip_radix, ...], the lanes of
+// family_attrs: k, layers, osr, d, u, and the PGFT of the chip-level network in Zahavi's notation
+// (docs/algorithms.md §PGFT notation): m_levels (children per switch level: d*C chips per leaf/ToR,
+// then N_leaf, or d and G), w_levels (parents per node of the level below: [1, u] / [1, u, u]) and
+// p_levels (parallel links to each parent: [chip_radix, C*chip_radix, ...], the lanes of
 // topo/boards.hpp). Warnings: over-engineered (3 layers, N_endpoint < 256),
-// aggressive-oversubscription (osr >= 2), low-utilization (capacity k*d or k*d^2 above
-// 1.5 N_endpoint), radix-too-large (k > 64: never within the range).
+// aggressive-oversubscription (osr >= 2), low-utilization (capacity k*d or k*d^2 above 1.5
+// N_endpoint), radix-too-large (k > 64: never within the range).
 #pragma once
 #include "topo/family.hpp"
 
@@ -31,7 +31,7 @@ public:
            "oversubscription osr";
   }
   std::string reference() const override {
-    return "topology-generation-spec v1.3.1 §Fat-Tree (PGFT); Petrini & Vanneschi 2001; "
+    return "topology-generation-spec v1.3.1 §Fat-Tree (PGFT); Petrini & Vanneschi 1997; "
            "Zahavi 2010";
   }
   std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }

@@ -19,11 +19,11 @@ struct FaultRequest {
   std::vector<std::string> nics;     // "CHIP" (every NIC of the chip) or "CHIP:I" (NIC I)
 };
 
-// The TPU v4 OCS wiring (seed tpu-v4-optical-torus §2): a torus whose three dimensions are all
-// multiples of 4 is built of 4x4x4 cubes; each cube's 96 outward links (16 per face) go to 48
-// OCSes, opposite faces sharing OCSes, 2 links per cube per OCS. OCS i serves dimension
-// d = i / 16 at face position p = i % 16 = a + 4 b, where a and b are the chip's coordinates
-// inside its cube (mod 4) in the two other dimensions, the lower dimension first.
+// The TPU v4 OCS wiring (docs/algorithms.md §OCS fault model): a torus whose three dimensions are
+// all multiples of 4 is built of 4x4x4 cubes; each cube's 96 outward links (16 per face) go to 48
+// OCSes, opposite faces sharing OCSes, 2 links per cube per OCS. OCS i serves dimension d = i / 16
+// at face position p = i % 16 = a + 4 b, where a and b are the chip's coordinates inside its cube
+// (mod 4) in the two other dimensions, the lower dimension first.
 inline constexpr int kOcsCount = 48;
 // The links OCS `ocs` carries, sorted by id: every link of dimension d leaving a chip at
 // x_d = 3 (mod 4) in + direction (into the next cube, wrap-around links included, twisted or

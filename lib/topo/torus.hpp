@@ -21,9 +21,9 @@ std::pair<Context, Candidate> torus_from_shape(const std::string& shape, const s
 // Reads and checks a candidate's family_attrs against n_chip.
 TorusParams parse_torus_attrs(const Candidate& c, std::int64_t n_chip);
 
-// The TPU v4 twisted torus (algorithms.md §9). Why shape S cannot be twisted, or "" if it can:
-// a twist needs 3 dimensions, each equal to the smallest one (k, "short") or twice it (2k,
-// "long"), at least one of each, k >= 2 (k x k x 2k or k x 2k x 2k in any order).
+// The TPU v4 twisted torus (docs/algorithms.md §Twisted torus). Why shape S cannot be twisted, or
+// "" if it can: a twist needs 3 dimensions, each equal to the smallest one (k, "short") or twice it
+// (2k, "long"), at least one of each, k >= 2 (k x k x 2k or k x 2k x 2k in any order).
 std::string twist_problem(const std::vector<int>& S);
 // The far end of the + link leaving chip `id` in dimension d of a twisted torus of shape S:
 // the regular neighbour, except that the wrap-around link of a short dimension (k-1 -> 0) is

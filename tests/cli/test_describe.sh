@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One --describe convention in all five tools (text for people; with --format json, one JSON
-# object for programs), and the documentation agreeing with the tools: README's option claims,
-# the 2c switches' ports, no reference to a file the repository does not have, and
-# scripts/reproduce-micro25's --help and clean-up.
+# object for programs), and the documentation agreeing with the tools: docs/tools.md's option
+# claims, the tour's 2c switches' ports (docs/tutorial.md), no reference or link to a file the
+# repository does not have, and scripts/reproduce-micro25's --help and clean-up.
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 exec </dev/null
 
@@ -66,14 +66,15 @@ expect_exit 2 - net-sim --describe --format csv
 expect_exit 2 - topo-gen --describe --format dot
 expect_exit 2 - topo-route --describe --format xml
 
-# --- README and the tools agree ---------------------------------------------------------------
-README="$ICNKIT_SRC/README.md"
+# --- the documentation and the tools agree ----------------------------------------------------
+TOOLS_DOC="$ICNKIT_SRC/docs/tools.md"
+TOUR="$ICNKIT_SRC/docs/tutorial.md"
 topo-enum -n 64 >"$T/cands.json"
 topo-gen -i "$T/cands.json" --pick 'torus:4x4x4/b1x1x1' --no-provenance >"$T/torus.json"
 
-# The algorithms README's tool section gives `--no-dateline` accept it.
-nd=$(grep -o -- '`--no-dateline` ([a-z, -]*' "$README" | head -1 | sed 's/.*(//')
-check "README names --no-dateline's algorithms" [ -n "$nd" ]
+# The algorithms docs/tools.md gives `--no-dateline` accept it.
+nd=$(grep -o -- '`--no-dateline` ([a-z, -]*' "$TOOLS_DOC" | head -1 | sed 's/.*(//')
+check "docs/tools.md names --no-dateline's algorithms" [ -n "$nd" ]
 for a in $(echo "$nd" | tr ',' ' '); do
   expect_ok topo-route -i "$T/torus.json" --algorithm "$a" --no-dateline
 done
@@ -91,8 +92,8 @@ check "2c: every switch has 8 x 4 = 32 ports" [ "$(jget "$T/ft.json" \
   "sorted({v['ports'] for v in d['network']['nodes'] if v['kind'] == 'switch'})")" = "[32]" ]
 check "2c: leaves use 32 links, spines 8" [ "$(jget "$T/ft.json" "sorted((v['role'], sum(l['a'] == v['id'] or l['b'] == v['id'] for l in d['network']['links'])) for v in d['network']['nodes'] if v['kind'] == 'switch')")" \
   = "[('leaf', 32), ('leaf', 32), ('spine', 8), ('spine', 8), ('spine', 8), ('spine', 8)]" ]
-check "README 2c says 32 ports" bash -c 'grep -A4 "^# 2c\." "$1" | grep -q "32 ports"' _ "$README"
-check "README 2c does not say 8-port" bash -c '! grep "^# 2c\." "$1" | grep -q "8-port"' _ "$README"
+check "the tour's 2c says 32 ports" bash -c 'grep -A4 "^# 2c\." "$1" | grep -q "32 ports"' _ "$TOUR"
+check "the tour's 2c does not say 8-port" bash -c '! grep "^# 2c\." "$1" | grep -q "8-port"' _ "$TOUR"
 
 # Every file README and docs/ name is in the repository (no DESIGN.md, no briefs elsewhere).
 check "README and docs/ name only files the repository has" python3 - "$ICNKIT_SRC" <<'EOF'
@@ -111,6 +112,28 @@ for doc in docs:
 if missing:
     print(missing, file=sys.stderr)
 sys.exit(1 if missing else 0)
+EOF
+# Every link and picture README and docs/ show ([text](target), <img src="target">) resolves
+# against the page's own folder, the way a reader's browser resolves it.
+check "README's and docs/'s links resolve against their page" python3 - "$ICNKIT_SRC" <<'EOF'
+import glob, os, re, sys
+root = sys.argv[1]
+docs = [os.path.join(root, "README.md"), os.path.join(root, "CHANGELOG.md")] + \
+    glob.glob(os.path.join(root, "docs", "*.md"))
+link = re.compile(r"\]\(([^)\s]+)\)|<img [^>]*src=\"([^\"]+)\"")
+bad = []
+for doc in docs:
+    if not os.path.exists(doc):
+        continue
+    for m in link.finditer(open(doc, encoding="utf-8").read()):
+        target = (m.group(1) or m.group(2)).split("#")[0]
+        if not target or re.match(r"^[a-z]+:", target):
+            continue
+        if not os.path.exists(os.path.join(os.path.dirname(doc), target)):
+            bad.append((os.path.relpath(doc, root), target))
+if bad:
+    print(bad, file=sys.stderr)
+sys.exit(1 if bad else 0)
 EOF
 
 # --- scripts/reproduce-micro25: --help, and no temporary directory left behind ------------------

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole chain, as README shows it: topo-enum | topo-gen | topo-route | coll-sched | net-sim.
+# The whole chain, as the pipeline tour (docs/tutorial.md) shows it:
+# topo-enum | topo-gen | topo-route | coll-sched | net-sim.
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 
 pipeline() {

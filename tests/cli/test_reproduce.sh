@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/reproduce-micro25: the table exists, and its bandwidth-bound column (2 GiB per node,
 # latency < 0.5%) equals the paper's Table 1 algebra for N = 5, C = 6, averaged over D = 2, 3, 4
-# (algorithms.md §1-4): HalfRing / Ring = 2N/(N+1) = 5/3; Pipeline / DimRotation = (C+D-1)/C,
-# whose mean over D is 4/3; FoldedRing + DimRotation = r (C+D-1)/C · 5/3 with r = 3/10 = 2/3.
+# (docs/algorithms.md §Torus cost model): HalfRing / Ring = 2N/(N+1) = 5/3; Pipeline /
+# DimRotation = (C+D-1)/C, whose mean over D is 4/3; FoldedRing + DimRotation =
+# r (C+D-1)/C · 5/3 with r = 3/10 = 2/3.
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 
 if ICNKIT_BIN="$ICNKIT_BIN" "$ICNKIT_SRC/scripts/reproduce-micro25" --csv >"$T/table.csv" 2>"$T/err"; then

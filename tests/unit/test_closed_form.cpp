@@ -240,8 +240,8 @@ TEST_CASE("MATE and MATEe beat the folded ring, MATEe at large sizes", "[closed-
   double matee = run(net, f, "matee", "dimrotation", big).time_s;
   CHECK(matee < mate);
   CHECK(mate < fr);
-  // Bandwidth terms (algorithms.md §5): T_MATE = T_HR (1 + 1/(P + r)), T_MATEe = T_HR (1 +
-  // (1 - r)/(P + r)), P = 2 planes, r = 0.3; at 512 MiB latency is below 0.1%.
+  // Bandwidth terms (docs/algorithms.md §MATE and MATEe): T_MATE = T_HR (1 + 1/(P + r)), T_MATEe =
+  // T_HR (1 + (1 - r)/(P + r)), P = 2 planes, r = 0.3; at 512 MiB latency is below 0.1%.
   double hr = run(net, {}, "halfring", "dimrotation", big).time_s;
   CHECK(mate / hr == Approx(1 + 1 / 2.3).epsilon(2e-3));
   CHECK(matee / hr == Approx(1 + 0.7 / 2.3).epsilon(2e-3));

@@ -1,5 +1,5 @@
 // lib/coll: the MICRO'25 torus all-to-all algorithms (HalfRing, FoldedRing, MATE, MATEe) and
-// dimension schedulers (sequential, Pipeline, DimRotation), algorithms.md sections 1-6:
+// dimension schedulers (sequential, Pipeline, DimRotation; docs/algorithms.md §Torus all-to-all):
 // delivery on every algorithm x scheduler x torus x fault type, the plans' structural facts,
 // injected bugs caught by verify(), refusals, and simulated-time sanity.
 #include "coll/expand.hpp"
@@ -172,7 +172,8 @@ sim::AnalyticResult simulate(const Schedule& s, const topo::Network& net, const 
   return sim::simulate_analytic(prog, net, o);
 }
 
-// Fault scenarios of algorithms.md sections 4-5 on a torus of shape S (Y = dimension 1).
+// Fault scenarios on a torus of shape S (Y = dimension 1; docs/algorithms.md §FoldedRing,
+// §MATE and MATEe).
 struct Scenario {
   std::string name;
   std::vector<std::string> links;
@@ -330,7 +331,7 @@ TEST_CASE("halfring plan: k(k+1)/2 steps, per-direction link load N S/8 or (N^2-
     const double want = n % 2 == 0 ? n * n / 8.0 : (n * n - 1) / 8.0;
     CHECK(blocks[1] == want);
     CHECK(blocks[-1] == want);
-    // Against Ring's (N-1)/4 S per direction: the exact ratios of algorithms.md section 2.
+    // Against Ring's (N-1)/4 S per direction: the exact ratios (docs/algorithms.md §HalfRing).
     const double ring = (n - 1) * n / 4.0;
     CHECK(ring / want == Approx(n % 2 == 0 ? 2.0 * (n - 1) / n : 2.0 * n / (n + 1)));
   }
@@ -901,7 +902,7 @@ TEST_CASE("infeasible requests", "[coll-alg]") {
       CHECK(msg.find("/faults/chips") != std::string::npos);
       CHECK(msg.find("(1,2,3)") != std::string::npos);
     }
-    // HalfRing implements all-to-all only (algorithms.md section 2).
+    // HalfRing implements all-to-all only (docs/algorithms.md §HalfRing).
     for (const char* c : {"all-reduce", "reduce-scatter", "all-gather"})
       CHECK(infeasible(net, none, "halfring", dims, c).find("--collective") != std::string::npos);
   }
@@ -954,7 +955,7 @@ TEST_CASE("simulated times keep the paper's order; generation is deterministic",
     CHECK(hr_dr < mate_dr); // a fault never helps
     CHECK(hr_dr < matee_dr);
     if (!zero_latency) continue;
-    // Bandwidth terms only (algorithms.md sections 1-5, N = 4, D = 3, C = 6, r = 1/3):
+    // Bandwidth terms only (docs/algorithms.md §Torus cost model; N = 4, D = 3, C = 6, r = 1/3):
     // Ring / HalfRing 1.5; Pipeline / DimRotation (C + D - 1) / C; sequential / DimRotation D;
     // MATE 1 + 1/(2 + r), MATEe 1 + (1 - r)/(2 + r) times HalfRing + DimRotation.
     CHECK(ring_dr / hr_dr == Approx(1.5).epsilon(1e-9));

@@ -1,6 +1,7 @@
-// Ring and FoldedRing reduce-scatter, all-gather and all-reduce on tori (algorithms.md §4: the
-// folded ring generalises to them): verified delivery of every reduced block, the bugs the
-// verifier must catch, and simulated times against their closed forms.
+// Ring and FoldedRing reduce-scatter, all-gather and all-reduce on tori
+// (docs/algorithms.md §Torus reductions on the ring and the folded ring: the folded ring
+// generalises to them): verified delivery of every reduced block, the bugs the verifier must catch,
+// and simulated times against their closed forms.
 #include "coll/closed_form.hpp"
 #include "coll/expand.hpp"
 #include "coll/generate.hpp"

@@ -93,7 +93,7 @@ TEST_CASE("MICRO'25 artifact on 4x4x4: every row within 2% under its latency acc
                    << r.bytes << " B: " << ours << " ns, artifact " << r.ns);
       // MATEe at 64 KiB is the one exception: the artifact's 2822 ns is 819 ns above its own MATE
       // (icnkit 2501 ns, 522 ns above MATE); at latency-bound sizes it charges MATEe's early
-      // folded share more than a folded ring's (N-1) alpha (README).
+      // folded share more than a folded ring's (N-1) alpha (docs/studies.md).
       const double tol = std::string(r.algorithm) == "matee" && r.bytes == 65536 ? 0.12 : 0.02;
       CHECK(std::fabs(ours / r.ns - 1) <= tol);
     }

@@ -84,9 +84,10 @@ public:
   }
 };
 
-// The classic Ring all-to-all on one bidirectional ring of n nodes (algorithms.md §1): stage h
-// (1..n-1) has h sub-stages; in each, every node forwards one half-block of S/(2n) bytes one hop
-// clockwise and one anticlockwise. Sub-stages run one after another (store-and-forward).
+// The classic Ring all-to-all on one bidirectional ring of n nodes
+// (docs/algorithms.md §Ring all-to-all): stage h (1..n-1) has h sub-stages; in each, every node
+// forwards one half-block of S/(2n) bytes one hop clockwise and one anticlockwise. Sub-stages run
+// one after another (store-and-forward).
 class RingProgram : public Program {
 public:
   RingProgram(std::int64_t n, double S) : n_(n), piece_(S / (2.0 * static_cast<double>(n))) {
@@ -265,9 +266,10 @@ TEST_CASE("link utilisation: bytes / (bandwidth * time) per directed channel", "
 }
 
 TEST_CASE("Ring all-to-all on one ring equals the closed form", "[sim]") {
-  // Per-step latency model (one alpha per sub-stage, algorithms.md §1): the Ring algorithm has
-  // sum_{h=1}^{N-1} h = N(N-1)/2 sub-stages, each moving one S/(2N) piece over every directed
-  // link, one flow per channel, so each costs alpha + S/(2N B) and they run back to back:
+  // Per-step latency model (one alpha per sub-stage; docs/algorithms.md §Torus cost model): the
+  // Ring algorithm has sum_{h=1}^{N-1} h = N(N-1)/2 sub-stages, each moving one S/(2N) piece
+  // over every directed link, one flow per channel, so each costs alpha + S/(2N B) and they run
+  // back to back:
   //   T = N(N-1)/2 * (alpha + S / (2 N B)).
   const double S = 64.0 * 1024 * 1024, B = 5e10, alpha = 1e-6;
   for (std::int64_t n : {4, 5, 8}) {

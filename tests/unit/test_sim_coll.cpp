@@ -48,10 +48,11 @@ const sim::PhaseResult& phase(const sim::AnalyticResult& r, const std::string& n
 }
 
 // Closed form of the Ring all-to-all on one bidirectional ring of N nodes under the per-step
-// latency model (algorithms.md §1, one alpha per sub-stage): stage h = 1..N-1 has h sub-stages,
-// N(N-1)/2 in all; in every sub-stage each node forwards one half-block of S/(2N) bytes one hop
-// each way, one flow per directed link, so a sub-stage costs alpha + S/(2N B); they run back to
-// back (store-and-forward): T = N(N-1)/2 * (alpha + S / (2 N B)).
+// latency model (docs/algorithms.md §Torus cost model; one alpha per sub-stage): stage
+// h = 1..N-1 has h sub-stages, N(N-1)/2 in all; in every sub-stage each node forwards one
+// half-block of S/(2N) bytes one hop each way, one flow per directed link, so a sub-stage costs
+// alpha + S/(2N B); they run back to back (store-and-forward):
+// T = N(N-1)/2 * (alpha + S / (2 N B)).
 // On a D-dimensional torus with every node holding S at the start of each phase, each phase
 // along a dimension of size N costs exactly that, and the phases run one after another.
 double ring_closed_form(int n, double S, double B, double alpha) {

@@ -1,6 +1,6 @@
-// lib/topo: the TPU v4 twisted torus (algorithms.md §9) and the OCS fault model (seed
-// tpu-v4-optical-torus §2). Expected values are derived by hand in the comments or computed
-// here by independent brute force, never copied from the code under test.
+// lib/topo: the TPU v4 twisted torus (docs/algorithms.md §Twisted torus) and the OCS fault model
+// (docs/algorithms.md §OCS fault model). Expected values are derived by hand in the comments or
+// computed here by independent brute force, never copied from the code under test.
 #include "doc/document.hpp"
 #include "topo/enumerate.hpp"
 #include "topo/faults.hpp"
@@ -77,7 +77,7 @@ std::vector<char> half_along(const Network& n, int d, int size) {
 
 TEST_CASE("twisted torus: wrap links of the short dimensions shift +k in every long one",
           "[topo][twist]") {
-  // 4x4x8: the X and Y wraps shift +4 in Z (algorithms.md §9).
+  // 4x4x8: the X and Y wraps shift +4 in Z (docs/algorithms.md §Twisted torus).
   Network a = torus({4, 4, 8}, true);
   CHECK(far_coord(a, {3, 1, 2}, 0) == std::vector<int>{0, 1, 6});
   CHECK(far_coord(a, {3, 0, 5}, 0) == std::vector<int>{0, 0, 1});
@@ -165,7 +165,8 @@ TEST_CASE("twisted torus: refused shapes are infeasible", "[topo][twist]") {
 TEST_CASE("twisted torus: vertex-transitive, diameters 8->6, 10->6", "[topo][twist]") {
   struct Row {
     std::vector<int> S;
-    std::int64_t regular, twisted; // diameters (algorithms.md §9; 2x2x4 by a separate BFS)
+    // Diameters (docs/algorithms.md §Twisted torus; 2x2x4 by a separate BFS).
+    std::int64_t regular, twisted;
   };
   for (const Row& row : std::vector<Row>{
            {{4, 4, 8}, 8, 6}, {{4, 8, 8}, 10, 6}, {{8, 4, 4}, 8, 6}, {{2, 2, 4}, 4, 3}}) {

@@ -62,11 +62,11 @@ inline void warn(const Common& c, const std::string& msg) {
 // --- Verdicts and --strict -------------------------------------------------------------------
 // A verdict is what a tool found out about a valid input and records in its section: the routing
 // deadlocks, pairs are unreachable, a verification failed, a simulation saturated. By default a
-// failed verdict is a warning (`TOOL: warning: WHAT`) and the document is written (exit 0), so
-// it can be inspected; with --strict it is an error: one line `TOOL: error: --strict: WHAT`,
-// nothing on stdout, -o untouched, exit 4. 4 because the input was valid and the requirement
-// --strict states (deadlock-free, everything delivered, verified) is not met: DESIGN's
-// "infeasible"; 1 would blame the machine, 2 the command line, 3 the document.
+// failed verdict is a warning (`TOOL: warning: WHAT`) and the document is written (exit 0), so it
+// can be inspected; with --strict it is an error: one line `TOOL: error: --strict: WHAT`, nothing
+// on stdout, -o untouched, exit 4. 4 because the input was valid and the requirement --strict
+// states (deadlock-free, everything delivered, verified) is not met: the exit code of an infeasible
+// request (ErrorKind::Infeasible); 1 would blame the machine, 2 the command line, 3 the document.
 inline void add_strict(CLI::App& app, Common& c) {
   app.add_flag("--strict", c.strict,
                "Fail (exit 4, nothing written) instead of warning when a verification fails: "
