@@ -410,6 +410,21 @@ while read -r line; do
 done < <("$PY" "$T/check.py" "$T/images.txt" 2>&1 || echo "FAIL: the image checker failed")
 check "every image checked" [ "$(grep -c '' "$T/images.txt")" -ge 18 ]
 
+# The code is the package scripts/icnkit_plot; cmake --install copies scripts/plot alone (as
+# icnkit-plot, VERSION filled in), which then runs the package packed at its end: that pack is
+# the package's, and such a copy draws the same bytes.
+check "scripts/plot's packed copy of icnkit_plot is current (scripts/icnkit_plot/bundle.py)" \
+  "$PY" "$ICNKIT_SRC/scripts/icnkit_plot/bundle.py" --check
+mkdir -p "$T/prefix/bin"
+sed 's/^VERSION = None$/VERSION = "0.0.0 (git test)"/' "$PLOT" >"$T/prefix/bin/icnkit-plot"
+chmod +x "$T/prefix/bin/icnkit-plot"
+expect_ok "$T/prefix/bin/icnkit-plot" --version
+check "a copy alone: its version" [ "$(cat "$T/out")" = "icnkit-plot 0.0.0 (git test)" ]
+expect_ok "$T/prefix/bin/icnkit-plot" sizes "$T/sizes-ring.csv" "$T/sizes-halfring.csv" \
+  "$T/sizes-a2a.csv" -o "$T/sizes-alone.png"
+check "a copy alone draws the same bytes" cmp -s "$T/sizes.png" "$T/sizes-alone.png"
+expect_exit 3 - "$T/prefix/bin/icnkit-plot" timeline "$T/nosteps.json" -o "$E" # icnkit-plot: error:
+
 expect_ok "$PLOT" --help
 check "help: an example per kind" [ "$(grep -cE '^  scripts/plot (sizes|speedup|latency-load|heatmap|timeline|pareto|topology) ' "$T/out")" = 7 ]
 
