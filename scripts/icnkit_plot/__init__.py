@@ -7,7 +7,6 @@
   sizes, speedup, latency_load, heatmap (+ heatmap_layouts), timeline, topology
   (+ topology_layout), pareto: a kind each, with load(a) -> data and draw(a, data, plt, fig)
   -> its default title
-  bundle           the package packed into scripts/plot, for an installed copy without it
 """
 
 # KIND on the command line -> its module

@@ -410,14 +410,14 @@ while read -r line; do
 done < <("$PY" "$T/check.py" "$T/images.txt" 2>&1 || echo "FAIL: the image checker failed")
 check "every image checked" [ "$(grep -c '' "$T/images.txt")" -ge 18 ]
 
-# The code is the package scripts/icnkit_plot; cmake --install copies scripts/plot alone (as
-# icnkit-plot, VERSION filled in), which then runs the package packed at its end: that pack is
-# the package's, and such a copy draws the same bytes.
-check "scripts/plot's packed copy of icnkit_plot is current (scripts/icnkit_plot/bundle.py)" \
-  "$PY" "$ICNKIT_SRC/scripts/icnkit_plot/bundle.py" --check
-mkdir -p "$T/prefix/bin"
+# The code is the package scripts/icnkit_plot; cmake --install copies scripts/plot (as
+# icnkit-plot, VERSION filled in) into bin/ and the package into share/icnkit/python: such a
+# copy finds it there and draws the same bytes; without the package it says so in one line.
+mkdir -p "$T/prefix/bin" "$T/prefix/share/icnkit/python"
 sed 's/^VERSION = None$/VERSION = "0.0.0 (git test)"/' "$PLOT" >"$T/prefix/bin/icnkit-plot"
 chmod +x "$T/prefix/bin/icnkit-plot"
+expect_exit 1 - "$T/prefix/bin/icnkit-plot" --version # icnkit-plot: error: its Python package
+cp -r "$ICNKIT_SRC/scripts/icnkit_plot" "$T/prefix/share/icnkit/python/"
 expect_ok "$T/prefix/bin/icnkit-plot" --version
 check "a copy alone: its version" [ "$(cat "$T/out")" = "icnkit-plot 0.0.0 (git test)" ]
 expect_ok "$T/prefix/bin/icnkit-plot" sizes "$T/sizes-ring.csv" "$T/sizes-halfring.csv" \
