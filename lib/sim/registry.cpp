@@ -52,6 +52,12 @@ const std::vector<TrafficInfo>& traffic_patterns() {
   return list;
 }
 
+std::optional<AllToAllPattern> baseline_by_name(const std::string& name) {
+  for (const TrafficInfo& t : traffic_patterns())
+    if (t.name == name) return t.pattern;
+  return std::nullopt;
+}
+
 json describe() {
   json ms = json::array(), ts = json::array();
   for (auto& m : modes()) {

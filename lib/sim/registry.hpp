@@ -5,6 +5,7 @@
 #include "core/json_reader.hpp"
 #include "sim/traffic.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct TrafficInfo {
 const std::vector<ModeInfo>& modes();
 // The analytic mode's --traffic baselines.
 const std::vector<TrafficInfo>& traffic_patterns();
+// The baseline of traffic_patterns() called `name`, or nothing.
+std::optional<AllToAllPattern> baseline_by_name(const std::string& name);
 
 // Everything above and the flit patterns as one JSON object (net-sim --describe).
 json describe();

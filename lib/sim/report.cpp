@@ -2,6 +2,7 @@
 
 #include "core/fingerprint.hpp"
 #include "sim/analytic.hpp"
+#include "sim/flit/clock.hpp"
 #include "sim/flit/replay.hpp"
 
 #include <algorithm>
@@ -207,8 +208,7 @@ namespace {
 // cycle its link carries (1 on the network's fastest link, bandwidth / the fastest's on a
 // slower one, as the engine paces it), so that a figure means what the analytic one does.
 std::vector<double> replay_utilisation(const flit::ReplayResult& r, const topo::Network& n) {
-  double fastest = 0;
-  for (const topo::Link& l : n.links) fastest = std::max(fastest, l.bandwidth_bytes_per_s);
+  const double fastest = flit::fastest_link_bandwidth(n);
   std::vector<double> u(r.channel_flits.size(), 0.0);
   for (std::size_t c = 0; c < u.size(); ++c) {
     const double bw =

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "route/minimal.hpp"
+#include "sim/flit/clock.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -187,8 +188,7 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
 
   // Pacing: links slower than the network's fastest (whose flit takes the cycle the tools
   // clock by) carry a flit every bmax / b cycles.
-  double bmax = 0;
-  for (const topo::Link& l : n.links) bmax = std::max(bmax, l.bandwidth_bytes_per_s);
+  const double bmax = fastest_link_bandwidth(n);
   out_period_.assign(out_down_.size(), 1.0);
   for (std::size_t o = 0; o < out_down_.size(); ++o) {
     if (out_channel_[o] < 0) continue;

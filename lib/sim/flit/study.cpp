@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "sim/flit/clock.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,8 +45,7 @@ std::vector<int> link_latencies(const topo::Network& n, const LinkLatencySpec& s
     *description = std::to_string(s.cycles) + " cycles per link";
     break;
   case LinkLatencyRule::Document: {
-    double bw = 0;
-    for (const topo::Link& l : n.links) bw = std::max(bw, l.bandwidth_bytes_per_s);
+    const double bw = fastest_link_bandwidth(n);
     if (!(bw > 0)) fail_infeasible("--link-latency-cycles", "the network has no link bandwidth");
     const double cycle_s = static_cast<double>(flit_bytes) / bw;
     for (std::size_t k = 0; k < n.links.size(); ++k) {
