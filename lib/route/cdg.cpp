@@ -3,7 +3,6 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "route/dependency_graph.hpp"
-#include "route/step.hpp"
 
 #include <algorithm>
 #include <unordered_set>

@@ -59,6 +59,9 @@ public:
   std::vector<Choice> route(const PacketState& p) const override;
   void route_into(const PacketState& p, std::vector<Choice>& out) const override;
 
+  // Verification and load from the torus's symmetry; defined in dor_symmetry.cpp.
+  std::shared_ptr<const SymmetricAnalysis> symmetric_analysis() const override;
+
   const topo::TorusGeometry& geometry() const { return geo_; }
   const DorOptions& options() const { return opt_; }
 

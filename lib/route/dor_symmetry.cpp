@@ -3,6 +3,7 @@
 #include "route/dependency_graph.hpp"
 #include "route/dor.hpp"
 #include "route/hop_tally.hpp"
+#include "route/symmetric.hpp"
 #include "route/verify.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -29,9 +30,9 @@ struct Leg {
 class DorTables {
 public:
   // False when the symmetric path does not apply.
-  bool init(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f) {
-    dor_ = dynamic_cast<const DorRouting*>(&fn);
-    if (!dor_ || !f.chips.empty()) return false;
+  bool init(const DorRouting& fn, const topo::Network& n, const topo::Faults& f) {
+    dor_ = &fn;
+    if (!f.chips.empty()) return false;
     n_ = &n;
     const topo::TorusGeometry& geo = dor_->geometry();
     D_ = geo.dims();
@@ -278,7 +279,7 @@ CdgSummary dependency_graph(const RoutingFunction& fn, const topo::Network& n, c
 
 } // namespace
 
-std::optional<Verification> verify_dor_symmetric(const RoutingFunction& fn, const topo::Network& n,
+std::optional<Verification> verify_dor_symmetric(const DorRouting& fn, const topo::Network& n,
                                                  const topo::Faults& f) {
   DorTables T;
   if (!T.init(fn, n, f)) return std::nullopt;
@@ -327,8 +328,7 @@ std::optional<Verification> verify_dor_symmetric(const RoutingFunction& fn, cons
   return v;
 }
 
-std::optional<LoadReport> uniform_load_dor_symmetric(const RoutingFunction& fn,
-                                                     const topo::Network& n,
+std::optional<LoadReport> uniform_load_dor_symmetric(const DorRouting& fn, const topo::Network& n,
                                                      const topo::Faults& f) {
   DorTables T;
   if (!T.init(fn, n, f)) return std::nullopt;
@@ -378,6 +378,29 @@ std::optional<LoadReport> uniform_load_dor_symmetric(const RoutingFunction& fn,
   summarise(r);
   r.throughput_bound = r.max_load > 0 ? static_cast<double>(N - 1) / r.max_load : 0;
   return r;
+}
+
+namespace {
+
+class DorSymmetry final : public SymmetricAnalysis {
+public:
+  explicit DorSymmetry(const DorRouting& fn) : fn_(fn) {}
+  std::optional<Verification> verify(const topo::Network& n, const topo::Faults& f) const override {
+    return verify_dor_symmetric(fn_, n, f);
+  }
+  std::optional<LoadReport> uniform_load(const topo::Network& n,
+                                         const topo::Faults& f) const override {
+    return uniform_load_dor_symmetric(fn_, n, f);
+  }
+
+private:
+  const DorRouting& fn_;
+};
+
+} // namespace
+
+std::shared_ptr<const SymmetricAnalysis> DorRouting::symmetric_analysis() const {
+  return std::make_shared<DorSymmetry>(*this);
 }
 
 } // namespace icnkit::route

@@ -26,8 +26,8 @@
 // The dependency graph is built as a set of edges (dependency_graph.hpp), so its counts and the
 // cycle it reports are those of the walks. Tests compare both paths on small networks.
 #pragma once
+#include "route/dor.hpp"
 #include "route/load.hpp"
-#include "route/routing.hpp"
 #include "route/routing_section.hpp"
 #include "topo/network.hpp"
 
@@ -35,12 +35,13 @@
 
 namespace icnkit::route {
 
-// std::nullopt when the symmetric path does not apply: the function is not DorRouting on a
-// torus, a chip has failed, or the rings or the pairs the failed links cut are too many for the
-// tables (the caller then walks every pair).
-std::optional<Verification> verify_dor_symmetric(const RoutingFunction& fn, const topo::Network& n,
+// DorRouting::symmetric_analysis() (symmetric.hpp) runs these. std::nullopt when the symmetric
+// path does not apply: the network is not the function's torus, a chip has failed, or the rings
+// or the pairs the failed links cut are too many for the tables (the caller then walks every
+// pair).
+std::optional<Verification> verify_dor_symmetric(const DorRouting& fn, const topo::Network& n,
                                                  const topo::Faults& f);
-std::optional<LoadReport> uniform_load_dor_symmetric(const RoutingFunction& fn,
-                                                     const topo::Network& n, const topo::Faults& f);
+std::optional<LoadReport> uniform_load_dor_symmetric(const DorRouting& fn, const topo::Network& n,
+                                                     const topo::Faults& f);
 
 } // namespace icnkit::route

@@ -1,7 +1,6 @@
 #include "route/emit.hpp"
 
 #include "core/error.hpp"
-#include "route/step.hpp"
 #include "route/verify.hpp"
 
 namespace icnkit::route {

@@ -1,9 +1,7 @@
 #include "route/load.hpp"
 
 #include "core/progress.hpp"
-#include "route/dor_symmetry.hpp"
-#include "route/minimal_symmetry.hpp"
-#include "route/step.hpp"
+#include "route/symmetric.hpp"
 
 #include <algorithm>
 
@@ -27,8 +25,8 @@ void summarise(LoadReport& r) {
 
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit) {
-  if (auto r = uniform_load_dor_symmetric(fn, n, f)) return std::move(*r);
-  if (auto r = uniform_load_minimal_symmetric(fn, n, f)) return std::move(*r);
+  if (const auto analysis = fn.symmetric_analysis())
+    if (auto r = analysis->uniform_load(n, f)) return std::move(*r);
   return uniform_load_all_pairs(fn, n, f, hop_limit);
 }
 

@@ -32,10 +32,10 @@ struct LoadReport {
 // caller sets throughput_bound, which depends on the traffic.
 void summarise(LoadReport& r);
 
-// Where the network's symmetry allows, from per-dimension leg counts (DOR on a torus,
-// dor_symmetry.hpp) or per attachment (minimal routing with power-of-two splits on a network with
-// switches, minimal_symmetry.hpp) instead of every pair; the same report as
-// uniform_load_all_pairs().
+// Where the routing function offers an analysis by symmetry that applies (symmetric.hpp): from
+// per-dimension leg counts (DOR on a torus, dor_symmetry.hpp) or per attachment (minimal routing
+// with power-of-two splits on a network with switches, minimal_symmetry.hpp) instead of every
+// pair; the same report as uniform_load_all_pairs().
 LoadReport uniform_load(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
                         std::int64_t hop_limit);
 // The straightforward flow of every pair's unit: the reference the symmetric path is tested

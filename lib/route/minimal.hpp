@@ -50,6 +50,8 @@ public:
   bool random_choice() const override { return opt_.ecmp && opt_.random; }
   std::vector<Choice> route(const PacketState& p) const override;
   void route_into(const PacketState& p, std::vector<Choice>& out) const override;
+  // Verification and load per attachment; defined in minimal_symmetry.cpp.
+  std::shared_ptr<const SymmetricAnalysis> symmetric_analysis() const override;
 
   // Hops from node v to chip dst over the live network; -1 when unreachable.
   int distance(std::int64_t v, std::int64_t dst) const {

@@ -5,6 +5,7 @@
 #include "route/dependency_graph.hpp"
 #include "route/hop_tally.hpp"
 #include "route/minimal.hpp"
+#include "route/symmetric.hpp"
 #include "route/verify.hpp"
 
 #include <algorithm>
@@ -36,9 +37,9 @@ int log2_exact(std::size_t w) {
 class Columns {
 public:
   // False when the symmetric path does not apply.
-  bool init(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f) {
-    m_ = dynamic_cast<const MinimalRouting*>(&fn);
-    if (!m_ || !m_->per_attachment()) return false;
+  bool init(const MinimalRouting& fn, const topo::Network& n, const topo::Faults& f) {
+    m_ = &fn;
+    if (!m_->per_attachment()) return false;
     n_ = &n;
     N_ = n.n_chip;
     S_ = static_cast<std::int64_t>(n.nodes.size()) - N_;
@@ -330,7 +331,7 @@ std::optional<CdgSummary> dependency_graph(const RoutingFunction& fn, const Colu
 } // namespace
 
 std::optional<Verification>
-verify_minimal_symmetric(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f) {
+verify_minimal_symmetric(const MinimalRouting& fn, const topo::Network& n, const topo::Faults& f) {
   Columns T;
   if (!T.init(fn, n, f)) return std::nullopt;
   const MinimalRouting& m = T.m();
@@ -408,7 +409,7 @@ verify_minimal_symmetric(const RoutingFunction& fn, const topo::Network& n, cons
   return v;
 }
 
-std::optional<LoadReport> uniform_load_minimal_symmetric(const RoutingFunction& fn,
+std::optional<LoadReport> uniform_load_minimal_symmetric(const MinimalRouting& fn,
                                                          const topo::Network& n,
                                                          const topo::Faults& f) {
   Columns T;
@@ -521,6 +522,29 @@ std::optional<LoadReport> uniform_load_minimal_symmetric(const RoutingFunction& 
   const auto Ld = static_cast<double>(L);
   r.throughput_bound = r.max_load > 0 ? (Ld - 1) / r.max_load : 0;
   return r;
+}
+
+namespace {
+
+class MinimalSymmetry final : public SymmetricAnalysis {
+public:
+  explicit MinimalSymmetry(const MinimalRouting& fn) : fn_(fn) {}
+  std::optional<Verification> verify(const topo::Network& n, const topo::Faults& f) const override {
+    return verify_minimal_symmetric(fn_, n, f);
+  }
+  std::optional<LoadReport> uniform_load(const topo::Network& n,
+                                         const topo::Faults& f) const override {
+    return uniform_load_minimal_symmetric(fn_, n, f);
+  }
+
+private:
+  const MinimalRouting& fn_;
+};
+
+} // namespace
+
+std::shared_ptr<const SymmetricAnalysis> MinimalRouting::symmetric_analysis() const {
+  return std::make_shared<MinimalSymmetry>(*this);
 }
 
 } // namespace icnkit::route

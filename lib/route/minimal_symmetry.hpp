@@ -33,7 +33,7 @@
 // computes the load pair by pair. Tests compare both paths on small networks.
 #pragma once
 #include "route/load.hpp"
-#include "route/routing.hpp"
+#include "route/minimal.hpp"
 #include "route/routing_section.hpp"
 #include "topo/network.hpp"
 
@@ -41,13 +41,13 @@
 
 namespace icnkit::route {
 
-// std::nullopt when the symmetric path does not apply: the function is not MinimalRouting on a
-// network with switches, chips are linked to chips, the longest path reaches the hop limit, or
-// (the load) a split is not a power of two or too fine for exact doubles (the caller then walks
-// every pair).
-std::optional<Verification> verify_minimal_symmetric(const RoutingFunction& fn,
+// MinimalRouting::symmetric_analysis() (symmetric.hpp) runs these. std::nullopt when the
+// symmetric path does not apply: the network has no switches, chips are linked to chips, the
+// longest path reaches the hop limit, or (the load) a split is not a power of two or too fine for
+// exact doubles (the caller then walks every pair).
+std::optional<Verification> verify_minimal_symmetric(const MinimalRouting& fn,
                                                      const topo::Network& n, const topo::Faults& f);
-std::optional<LoadReport> uniform_load_minimal_symmetric(const RoutingFunction& fn,
+std::optional<LoadReport> uniform_load_minimal_symmetric(const MinimalRouting& fn,
                                                          const topo::Network& n,
                                                          const topo::Faults& f);
 

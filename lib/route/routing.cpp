@@ -1,8 +1,6 @@
 #include "route/routing.hpp"
 
 #include "core/error.hpp"
-#include "route/registry.hpp"
-#include "route/step.hpp"
 
 namespace icnkit::route {
 
@@ -40,19 +38,6 @@ std::string loop_reason(std::int64_t hop_limit) {
 }
 
 } // namespace detail
-
-std::unique_ptr<RoutingFunction> make_routing(const RoutingSection& s, const topo::Network& n,
-                                              const topo::Faults& f) {
-  const Algorithm& a = require_algorithm(s.algorithm, ErrorKind::Input, "/routing/algorithm");
-  ParamErrors errors{ErrorKind::Input,
-                     [](const ParamSpec& p) { return "/routing/params/" + p.name; }};
-  Built b = build_routing(a, s.params, n, f, errors);
-  if (b.fn->vc_count() != s.vc_count)
-    fail_input("/routing/vc_count", "is " + std::to_string(s.vc_count) + ", but " + s.algorithm +
-                                        " with these parameters uses " +
-                                        std::to_string(b.fn->vc_count()));
-  return std::move(b.fn);
-}
 
 Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
            std::int64_t src, std::int64_t dst, std::int64_t max_hops) {

@@ -3,8 +3,11 @@
 // VC classes in priority order (one for deterministic algorithms, several for adaptive ones).
 // Channels are the network's directed channels (topo::channel_of). Faults are given to the
 // algorithm when it is built, so fault-aware algorithms (WFR, FTHOE) see them.
+//
+// This is the bottom of lib/route: it includes no other route/ header. The algorithms include
+// it, the registry (registry.hpp) includes the algorithms, and verification and load
+// (verify.hpp, load.hpp) sit above; see docs/architecture.md, "Fast paths and reference paths".
 #pragma once
-#include "route/routing_section.hpp"
 #include "topo/network.hpp"
 
 #include <cstdint>
@@ -13,6 +16,9 @@
 #include <vector>
 
 namespace icnkit::route {
+
+struct RoutingSection;   // routing_section.hpp
+class SymmetricAnalysis; // symmetric.hpp
 
 struct PacketState {
   std::int64_t node = 0;        // where the packet is
@@ -46,6 +52,12 @@ public:
   // millions of times on a 16x16x16 torus, where a fresh vector per call would dominate the run
   // time; algorithms override it when speed matters, the default just calls route().
   virtual void route_into(const PacketState& p, std::vector<Choice>& out) const { out = route(p); }
+  // The analysis by symmetry that verify_routing() and uniform_load() try before walking every
+  // pair (symmetric.hpp), or none. An algorithm registers one by overriding this, in the file
+  // that implements the analysis (DorRouting: dor_symmetry.cpp; MinimalRouting:
+  // minimal_symmetry.cpp), so neither verification nor load names an algorithm. A shared_ptr so
+  // that this default needs no definition of SymmetricAnalysis.
+  virtual std::shared_ptr<const SymmetricAnalysis> symmetric_analysis() const { return nullptr; }
 };
 
 struct Hop {
@@ -59,7 +71,9 @@ struct Path {
   std::string reason; // why not delivered (failed link, failed chip, loop, no route)
 };
 
-// Rebuilds the routing function a routing section describes (through the algorithm registry).
+// Rebuilds the routing function a routing section describes, through the algorithm registry.
+// Defined with the routing section (routing_section.cpp), which includes the registry: the
+// routing interface includes neither.
 std::unique_ptr<RoutingFunction> make_routing(const RoutingSection& s, const topo::Network& n,
                                               const topo::Faults& f);
 
@@ -72,5 +86,20 @@ Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<
 Path trace(const RoutingFunction& fn, const topo::Network& n, const std::vector<char>& down_links,
            const std::vector<char>& down_chips, std::int64_t src, std::int64_t dst,
            std::int64_t max_hops);
+
+namespace detail {
+
+// One step of following a routing function, shared by trace() and the verification walks so that
+// they take exactly the same decisions and give the same reasons.
+// Index of the first choice whose link and next chip are up, or -1 with *reason saying what
+// blocked the first choice (or that there was none). down_chips may be empty (unknown).
+// Error(Runtime) when a choice does not leave `node` (a routing-function bug).
+int pick(const std::vector<Choice>& choices, const topo::Network& n,
+         const std::vector<char>& down_links, const std::vector<char>& down_chips,
+         std::int64_t node, std::string* reason);
+
+std::string loop_reason(std::int64_t hop_limit);
+
+} // namespace detail
 
 } // namespace icnkit::route

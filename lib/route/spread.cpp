@@ -1,7 +1,6 @@
 #include "route/spread.hpp"
 
 #include "core/error.hpp"
-#include "route/step.hpp"
 
 #include <algorithm>
 #include <tuple>

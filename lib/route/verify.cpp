@@ -3,11 +3,9 @@
 #include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "route/cdg.hpp"
-#include "route/dor_symmetry.hpp"
 #include "route/hop_tally.hpp"
 #include "route/minimal.hpp"
-#include "route/minimal_symmetry.hpp"
-#include "route/step.hpp"
+#include "route/symmetric.hpp"
 #include "topo/mesh.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -27,8 +25,9 @@ std::int64_t default_hop_limit(const topo::Network& n) {
 
 namespace {
 
-// Fault-free shortest hops to one destination at a time, for the path stretch (0: unknown): closed forms on
-// regular tori and meshes (sum over dimensions of the ring or line distance), a BFS otherwise.
+// Fault-free shortest hops to one destination at a time, for the path stretch (0: unknown): closed
+// forms on regular tori and meshes (sum over dimensions of the ring or line distance), a BFS
+// otherwise.
 class Shortest {
 public:
   Shortest(const topo::Network& n, const Adjacency& adj) : n_(n), adj_(adj) {
@@ -399,8 +398,8 @@ void require_connected(const topo::Network& n, const topo::Faults& f) {
 
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,
                             const topo::Faults& f, int threads) {
-  if (auto v = verify_dor_symmetric(fn, n, f)) return std::move(*v);
-  if (auto v = verify_minimal_symmetric(fn, n, f)) return std::move(*v);
+  if (const auto analysis = fn.symmetric_analysis())
+    if (auto v = analysis->verify(n, f)) return std::move(*v);
   return verify_routing_all_pairs(fn, n, f, threads);
 }
 

@@ -33,9 +33,10 @@ Reachability check_reachability(const RoutingFunction& fn, const topo::Network& 
 void require_connected(const topo::Network& n, const topo::Faults& f);
 
 // Everything the routing section records: deadlock check, reachability, hop statistics. Where the
-// network's symmetry allows (DOR on a torus, dor_symmetry.hpp; minimal routing on a network
-// with switches, per attachment, minimal_symmetry.hpp) without walking every pair; the
-// result is the same as verify_routing_all_pairs()'s.
+// routing function offers an analysis by symmetry that applies (symmetric.hpp; DOR on a torus,
+// dor_symmetry.hpp; minimal routing on a network with switches, per attachment,
+// minimal_symmetry.hpp), without walking every pair; the result is the same as
+// verify_routing_all_pairs()'s.
 // `threads`: workers of the all-pairs walk (0: default_threads(), core/threads.hpp); the result
 // is the same bytes whatever their number.
 Verification verify_routing(const RoutingFunction& fn, const topo::Network& n,

@@ -4,10 +4,13 @@
 // the same number, on tori of 2 to 4 dimensions, odd and even rings, every DOR option that
 // changes the routes or the VCs (ties, datelines, dimension orders, a routing with a cycle), with
 // no fault, one failed link and several. Where the symmetric path does not apply it must say so.
+// The path is reached as verify_routing() and uniform_load() reach it: through the analysis the
+// routing function registers (RoutingFunction::symmetric_analysis(), route/symmetric.hpp).
 #include "route/dor_symmetry.hpp"
 #include "route/load.hpp"
 #include "route/registry.hpp"
 #include "route/routing.hpp"
+#include "route/symmetric.hpp"
 #include "route/verify.hpp"
 
 #include "support.hpp"
@@ -22,16 +25,23 @@ using namespace icnkit::test::routing;
 
 namespace {
 
+// The analysis a routing function registers; it must have one.
+std::shared_ptr<const SymmetricAnalysis> analysis(const RoutingFunction& fn) {
+  auto a = fn.symmetric_analysis();
+  REQUIRE(a != nullptr);
+  return a;
+}
+
 void same_as_all_pairs(const topo::Network& n, const json& params, const topo::Faults& f) {
   auto fn = build("dor", n, f, params);
-  const auto fast = verify_dor_symmetric(*fn, n, f);
+  const auto fast = analysis(*fn)->verify(n, f);
   REQUIRE(fast.has_value());
   const Verification ref = verify_routing_all_pairs(*fn, n, f);
   CHECK(section_text(*fast, "dor") == section_text(ref, "dor"));
   // What topo-route calls takes the symmetric path.
   CHECK(section_text(verify_routing(*fn, n, f), "dor") == section_text(ref, "dor"));
 
-  const auto load = uniform_load_dor_symmetric(*fn, n, f);
+  const auto load = analysis(*fn)->uniform_load(n, f);
   REQUIRE(load.has_value());
   const LoadReport lr = uniform_load_all_pairs(*fn, n, f, ref.hop_limit);
   CHECK(load->channel_load == lr.channel_load);
@@ -94,7 +104,7 @@ TEST_CASE("DOR symmetric verification: a failed link's cycle and unreachable lis
   topo::Faults f;
   f.links.push_back({0, "explicit"});
   auto fn = build("dor", n, f, {{"tie", "plus"}, {"dateline", false}});
-  const auto fast = verify_dor_symmetric(*fn, n, f);
+  const auto fast = analysis(*fn)->verify(n, f);
   REQUIRE(fast.has_value());
   CHECK_FALSE(fast->deadlock_free);
   CHECK(fast->unreachable_pairs > 0);
@@ -110,15 +120,75 @@ TEST_CASE("DOR symmetric verification applies only where it is exact", "[route][
   topo::Faults chips;
   chips.chips.push_back({5, "explicit"});
   auto fn = build("dor", n, chips, json::object());
-  CHECK_FALSE(verify_dor_symmetric(*fn, n, chips).has_value());
-  CHECK_FALSE(uniform_load_dor_symmetric(*fn, n, chips).has_value());
-  // Another routing function on the same torus.
+  CHECK_FALSE(analysis(*fn)->verify(n, chips).has_value());
+  CHECK_FALSE(analysis(*fn)->uniform_load(n, chips).has_value());
+  // The typed entry points say the same.
+  const auto& dor = dynamic_cast<const DorRouting&>(*fn);
+  CHECK_FALSE(verify_dor_symmetric(dor, n, chips).has_value());
+  CHECK_FALSE(uniform_load_dor_symmetric(dor, n, chips).has_value());
+  // Another routing function on the same torus: it registers no analysis.
   const topo::Faults links = failed_links(n, 1, 7);
   auto wfr = build("wfr", n, links, json::object());
-  CHECK_FALSE(verify_dor_symmetric(*wfr, n, links).has_value());
-  CHECK_FALSE(uniform_load_dor_symmetric(*wfr, n, links).has_value());
-  // DOR on a mesh.
+  CHECK(wfr->symmetric_analysis() == nullptr);
+  // DOR on a mesh (another class): none either.
   const auto m = test::grid_network("mesh", {4, 4}, {1, 1});
   auto mesh_dor = build("dor", m, {}, json::object());
-  CHECK_FALSE(verify_dor_symmetric(*mesh_dor, m, {}).has_value());
+  CHECK(mesh_dor->symmetric_analysis() == nullptr);
+}
+
+namespace {
+
+// A routing function that registers a stand-in analysis: verify_routing() and uniform_load() must
+// take its answer when it gives one and walk every pair when it declines, whatever the algorithm.
+class Registered final : public RoutingFunction {
+public:
+  Registered(const RoutingFunction& inner, bool applies) : inner_(inner), applies_(applies) {}
+  int vc_count() const override { return inner_.vc_count(); }
+  bool source_independent() const override { return inner_.source_independent(); }
+  std::vector<Choice> route(const PacketState& p) const override { return inner_.route(p); }
+  std::shared_ptr<const SymmetricAnalysis> symmetric_analysis() const override {
+    return std::make_shared<Marker>(applies_);
+  }
+
+private:
+  class Marker final : public SymmetricAnalysis {
+  public:
+    explicit Marker(bool applies) : applies_(applies) {}
+    std::optional<Verification> verify(const topo::Network&, const topo::Faults&) const override {
+      if (!applies_) return std::nullopt;
+      Verification v;
+      v.hop_limit = 12345;
+      return v;
+    }
+    std::optional<LoadReport> uniform_load(const topo::Network&,
+                                           const topo::Faults&) const override {
+      if (!applies_) return std::nullopt;
+      LoadReport r;
+      r.max_load = 12345;
+      return r;
+    }
+
+  private:
+    bool applies_;
+  };
+  const RoutingFunction& inner_;
+  bool applies_;
+};
+
+} // namespace
+
+TEST_CASE("verify_routing and uniform_load run the analysis the routing registers",
+          "[route][route-fast]") {
+  const auto n = torus({4, 3});
+  auto wfr = build("wfr", n, {}, json::object());
+  const Verification ref = verify_routing_all_pairs(*wfr, n, {});
+  const LoadReport ref_load = uniform_load_all_pairs(*wfr, n, {}, ref.hop_limit);
+
+  const Registered taken(*wfr, true);
+  CHECK(verify_routing(taken, n, {}).hop_limit == 12345);
+  CHECK(uniform_load(taken, n, {}, ref.hop_limit).max_load == 12345);
+
+  const Registered declined(*wfr, false);
+  CHECK(section_text(verify_routing(declined, n, {}), "wfr") == section_text(ref, "wfr"));
+  CHECK(uniform_load(declined, n, {}, ref.hop_limit).channel_load == ref_load.channel_load);
 }

@@ -11,6 +11,7 @@
 #include "route/minimal_symmetry.hpp"
 #include "route/registry.hpp"
 #include "route/routing.hpp"
+#include "route/symmetric.hpp"
 #include "route/verify.hpp"
 #include "topo/enumerate.hpp"
 
@@ -119,7 +120,10 @@ struct Tally {
 void same_as_all_pairs(const topo::Network& n, const json& params, const topo::Faults& f,
                        Tally& t) {
   auto fn = build("minimal", n, f, params);
-  const auto fast = verify_minimal_symmetric(*fn, n, f);
+  // The analysis minimal routing registers (route/symmetric.hpp), as verify_routing() reaches it.
+  const auto analysis = fn->symmetric_analysis();
+  REQUIRE(analysis != nullptr);
+  const auto fast = analysis->verify(n, f);
   REQUIRE(fast.has_value());
   const Verification ref = verify_routing_all_pairs(*fn, n, f);
   CHECK(section_text(*fast, "minimal") == section_text(ref, "minimal"));
@@ -127,7 +131,7 @@ void same_as_all_pairs(const topo::Network& n, const json& params, const topo::F
   ++t.verified;
 
   const LoadReport lr = uniform_load_all_pairs(*fn, n, f, ref.hop_limit);
-  const auto load = uniform_load_minimal_symmetric(*fn, n, f);
+  const auto load = analysis->uniform_load(n, f);
   const LoadReport used = uniform_load(*fn, n, f, ref.hop_limit);
   for (const LoadReport* r : {load ? &*load : nullptr, &used}) {
     if (!r) continue;
@@ -221,12 +225,14 @@ TEST_CASE("minimal per attachment declines where it does not apply", "[route][mi
   auto mesh_boards = generated("fat-tree", 16, "layers=2,k=8,osr=1,chips_per_board=2", 1,
                                topo::IntraBoardTopo::FullMesh);
   auto fn = build("minimal", mesh_boards);
-  CHECK_FALSE(verify_minimal_symmetric(*fn, mesh_boards, {}).has_value());
-  CHECK_FALSE(uniform_load_minimal_symmetric(*fn, mesh_boards, {}).has_value());
+  const auto& m = dynamic_cast<const MinimalRouting&>(*fn);
+  CHECK_FALSE(verify_minimal_symmetric(m, mesh_boards, {}).has_value());
+  CHECK_FALSE(uniform_load_minimal_symmetric(m, mesh_boards, {}).has_value());
+  CHECK_FALSE(fn->symmetric_analysis()->verify(mesh_boards, {}).has_value());
   auto t = torus({4, 4});
   auto ft = build("minimal", t);
-  CHECK_FALSE(verify_minimal_symmetric(*ft, t, {}).has_value());
-  CHECK_FALSE(uniform_load_minimal_symmetric(*ft, t, {}).has_value());
-  auto dor = build("dor", t);
-  CHECK_FALSE(verify_minimal_symmetric(*dor, t, {}).has_value());
+  const auto& mt = dynamic_cast<const MinimalRouting&>(*ft);
+  CHECK_FALSE(verify_minimal_symmetric(mt, t, {}).has_value());
+  CHECK_FALSE(uniform_load_minimal_symmetric(mt, t, {}).has_value());
+  CHECK_FALSE(ft->symmetric_analysis()->uniform_load(t, {}).has_value());
 }
