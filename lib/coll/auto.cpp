@@ -75,7 +75,7 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
       }
     }
   if (!best)
-    fail_infeasible("--algorithm", "auto: no algorithm schedules " + req.collective + " here" +
+    fail_infeasible("{algorithm}", "auto: no algorithm schedules " + req.collective + " here" +
                                        (why.empty() ? "" : " (last: " + why + ")"));
   best->selection = std::move(sel);
   // The selection is part of the content the digest covers.

@@ -142,13 +142,13 @@ Schedule finish_ranks(Schedule& s, const topo::Network& net, const topo::Faults&
       r.switches = group_switches(net, faults, r.groups);
       for (std::size_t g = 0; g < r.groups.size(); ++g)
         if (r.switches[g] < 0)
-          fail_infeasible("--algorithm",
+          fail_infeasible("{algorithm}",
                           st.algorithm +
                               " reduces in a switch that every chip of the group has "
                               "a link to; the " +
                               std::to_string(r.groups[g].size()) + " chips of the group of chip " +
                               std::to_string(r.groups[g].front()) +
-                              " share none (use --group on a switch's chips, or hierarchical "
+                              " share none (use {group} on a switch's chips, or hierarchical "
                               "with in-network inside)");
     }
   s.network_fingerprint = net.fingerprint;
@@ -165,21 +165,21 @@ Schedule hierarchical_all_to_all(const Request& req, const topo::Network& net,
                                  const topo::Faults& faults, const route::RoutingFunction& fn,
                                  Schedule& s) {
   if (req.hierarchy.find(',') != std::string::npos || req.hierarchy == "dims")
-    fail_usage("--hierarchy", "hierarchical all-to-all takes one level (board, rack or pod)");
-  const auto levels = rank_groups(net, faults, req.hierarchy, "--hierarchy", s.left);
+    fail_usage("{hierarchy}", "hierarchical all-to-all takes one level (board, rack or pod)");
+  const auto levels = rank_groups(net, faults, req.hierarchy, "{hierarchy}", s.left);
   if (levels.empty()) fail_infeasible("/faults", "no live chip");
   const auto b = static_cast<std::int64_t>(levels.front().size());
   const auto count = static_cast<std::int64_t>(levels.size());
   for (const auto& g : levels)
     if (static_cast<std::int64_t>(g.size()) != b)
-      fail_infeasible("--hierarchy", "the " + req.hierarchy + " of chip " +
+      fail_infeasible("{hierarchy}", "the " + req.hierarchy + " of chip " +
                                          std::to_string(g.front()) + " has " +
                                          std::to_string(g.size()) + " live chips, that of chip " +
                                          std::to_string(levels.front().front()) + " " +
                                          std::to_string(b) + ": levels of one size only");
   if (!std::has_single_bit(static_cast<std::uint64_t>(b)) ||
       !std::has_single_bit(static_cast<std::uint64_t>(count)))
-    fail_infeasible("--hierarchy",
+    fail_infeasible("{hierarchy}",
                     "hierarchical all-to-all exchanges by XOR: " + std::to_string(count) + " " +
                         req.hierarchy + "s of " + std::to_string(b) + " chips, not powers of two");
   RankStage st;
@@ -217,20 +217,20 @@ Hierarchy hierarchy(const topo::Network& net, const topo::Faults& faults, const 
     std::optional<topo::TorusGeometry> tg;
     std::optional<topo::MeshGeometry> mg;
     if (net.family == "torus") {
-      tg = topo::TorusGeometry::of(net, "--hierarchy dims");
+      tg = topo::TorusGeometry::of(net, "{hierarchy} dims");
       dims = tg->sizes();
       coord = [&](std::int64_t c, int d) { return tg->coord(c, d); };
     } else if (net.family == "mesh") {
-      mg = topo::MeshGeometry::of(net, "--hierarchy dims");
+      mg = topo::MeshGeometry::of(net, "{hierarchy} dims");
       dims = mg->sizes();
       coord = [&](std::int64_t c, int d) { return mg->coord(c, d); };
     } else {
-      fail_usage("--hierarchy", "dims needs a torus or a mesh, not a " + net.family);
+      fail_usage("{hierarchy}", "dims needs a torus or a mesh, not a " + net.family);
     }
     const std::vector<char> down = faults.down_chips(net);
     for (std::int64_t c = 0; c < net.n_chip; ++c)
       if (down[static_cast<std::size_t>(c)])
-        fail_infeasible("--hierarchy", "dims needs every chip of every ring; chip " +
+        fail_infeasible("{hierarchy}", "dims needs every chip of every ring; chip " +
                                            std::to_string(c) + " has failed");
     std::vector<int> kept;
     for (int d = 0; d < static_cast<int>(dims.size()); ++d)
@@ -260,16 +260,16 @@ Hierarchy hierarchy(const topo::Network& net, const topo::Faults& faults, const 
   for (std::size_t k = 0; k < names.size(); ++k) {
     auto at = std::find(order.begin(), order.end(), names[k]);
     if (at == order.end())
-      fail_usage("--hierarchy", "'" + names[k] + "' is not a level (board, rack, pod, or dims)");
+      fail_usage("{hierarchy}", "'" + names[k] + "' is not a level (board, rack, pod, or dims)");
     if (k > 0 && at <= std::find(order.begin(), order.end(), names[k - 1]))
-      fail_usage("--hierarchy", "levels go outwards: " + names[k] + " after " + names[k - 1]);
+      fail_usage("{hierarchy}", "levels go outwards: " + names[k] + " after " + names[k - 1]);
   }
   names.push_back("all");
   // Per level, each chip's group; the levels' groups in packaging order.
   std::vector<std::vector<std::vector<std::int64_t>>> groups;
   for (std::size_t k = 0; k < names.size(); ++k) {
     std::vector<std::int64_t> scratch;
-    groups.push_back(rank_groups(net, faults, names[k], "--hierarchy", k == 0 ? left : scratch));
+    groups.push_back(rank_groups(net, faults, names[k], "{hierarchy}", k == 0 ? left : scratch));
   }
   if (groups.front().empty()) fail_infeasible("/faults", "no live chip");
   const auto N = static_cast<std::size_t>(net.n_chip);
@@ -278,7 +278,7 @@ Hierarchy hierarchy(const topo::Network& net, const topo::Faults& faults, const 
   std::vector<std::vector<std::int64_t>> coord(names.size(), std::vector<std::int64_t>(N, -1));
   for (const auto& g : groups[0]) {
     if (g.size() != groups[0].front().size())
-      fail_infeasible("--hierarchy",
+      fail_infeasible("{hierarchy}",
                       "the " + names[0] + " of chip " + std::to_string(g.front()) + " has " +
                           std::to_string(g.size()) + " live chips and that of chip " +
                           std::to_string(groups[0].front().front()) + " " +
@@ -297,7 +297,7 @@ Hierarchy hierarchy(const topo::Network& net, const topo::Faults& faults, const 
       const std::int64_t j = outer[static_cast<std::size_t>(g.front())];
       for (std::int64_t c : g)
         if (outer[static_cast<std::size_t>(c)] != j)
-          fail_infeasible("--hierarchy", "the " + names[k - 1] + " of chip " +
+          fail_infeasible("{hierarchy}", "the " + names[k - 1] + " of chip " +
                                              std::to_string(g.front()) + " spans two " + names[k] +
                                              "s");
       const std::int64_t p = inside[static_cast<std::size_t>(j)]++;
@@ -305,7 +305,7 @@ Hierarchy hierarchy(const topo::Network& net, const topo::Faults& faults, const 
     }
     for (std::size_t j = 0; j < inside.size(); ++j)
       if (inside[j] != inside.front())
-        fail_infeasible("--hierarchy",
+        fail_infeasible("{hierarchy}",
                         "the " + names[k] + " of chip " + std::to_string(groups[k][j].front()) +
                             " holds " + std::to_string(inside[j]) + " " + names[k - 1] +
                             "s and that of chip " + std::to_string(groups[k].front().front()) +
@@ -380,16 +380,16 @@ RankStage make_stage(const AlgorithmInfo& alg, const std::string& collective, Fr
   for (const auto& g : groups) {
     const auto n = static_cast<std::int64_t>(g.size());
     if (std::string why = alg.ranks->refuses(collective, n); !why.empty())
-      fail_infeasible("--algorithm", alg.name + " " + why + "; the group of chip " +
+      fail_infeasible("{algorithm}", alg.name + " " + why + "; the group of chip " +
                                          std::to_string(g.front()) + " has " + std::to_string(n) +
                                          " live chips");
     if (root >= n)
-      fail_usage("--root", "rank " + std::to_string(root) + " is not in the group of chip " +
+      fail_usage("{root}", "rank " + std::to_string(root) + " is not in the group of chip " +
                                std::to_string(g.front()) + " (" + std::to_string(n) + " ranks)");
     // A pipeline lists every (sender, chunk) pair: keep the document and its verification to
     // some 4 million of them.
     if (chunks > 0 && (chunks > kMaxChunks || chunks * n > kMaxChunks * 64))
-      fail_usage("--chunks", std::to_string(chunks) + " chunks on " + std::to_string(n) +
+      fail_usage("{chunks}", std::to_string(chunks) + " chunks on " + std::to_string(n) +
                                  " ranks: at most " + std::to_string(kMaxChunks) +
                                  ", and chunks x ranks at most " + std::to_string(kMaxChunks * 64));
     auto [it, fresh] = part_of.emplace(g.size(), st.parts.size());
@@ -404,10 +404,10 @@ RankStage make_stage(const AlgorithmInfo& alg, const std::string& collective, Fr
 
 Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const topo::Network& net,
                         const topo::Faults& faults, const route::RoutingFunction* fn) {
-  const AlgorithmInfo& alg = require_rank(req.algorithm, col.name, net, "--algorithm");
+  const AlgorithmInfo& alg = require_rank(req.algorithm, col.name, net, "{algorithm}");
   if (!fn)
     fail_input("/routing", "a schedule between ranks follows the routing: run topo-route first");
-  if (req.root < 0) fail_usage("--root", "must be a rank, >= 0");
+  if (req.root < 0) fail_usage("{root}", "must be a rank, >= 0");
   Schedule s;
   s.collective = col.name;
   s.algorithm = alg.name;
@@ -418,8 +418,8 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
   s.stages.emplace();
   if (alg.ranks->generate) {
     const auto groups = req.group_lists.empty()
-                            ? rank_groups(net, faults, req.group, "--group", s.left)
-                            : rank_groups(net, faults, req.group_lists, "--group", s.left);
+                            ? rank_groups(net, faults, req.group, "{group}", s.left)
+                            : rank_groups(net, faults, req.group_lists, "{group}", s.left);
     if (groups.empty()) fail_infeasible("/faults", "no live chip in any group");
     s.stages->push_back(make_stage(alg, col.name, Fraction{1, 1}, groups, req.root, req.chunks));
   } else {
@@ -429,13 +429,13 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
     // then inner), so that a chip's block is the same either way: the chip at position p of the
     // g-th of G inner groups holds block p G + g.
     if (req.group != "all" || !req.group_lists.empty())
-      fail_usage("--group", "hierarchical runs over the whole machine, in groups of its own");
+      fail_usage("{group}", "hierarchical runs over the whole machine, in groups of its own");
     if (col.name == "all-to-all") return hierarchical_all_to_all(req, net, faults, *fn, s);
     const Hierarchy h = hierarchy(net, faults, req.hierarchy, s.left);
     const std::size_t L = h.sizes.size(); // levels, the last across everything
     const std::vector<std::string>& names = req.level_algorithms;
     if (names.size() != 2 && names.size() != L)
-      fail_usage("--level-algorithms",
+      fail_usage("{level_algorithms}",
                  std::to_string(names.size()) + " algorithms for " + std::to_string(L) +
                      " levels: give one per level (innermost first) or two (inner, across)");
     auto name_of = [&](std::size_t k) {
@@ -450,9 +450,9 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
       inside *= h.sizes[k];
     }
     auto stage = [&](std::size_t k, const std::string& collective) {
-      const AlgorithmInfo& a = require_rank(name_of(k), collective, net, "--level-algorithms");
+      const AlgorithmInfo& a = require_rank(name_of(k), collective, net, "{level_algorithms}");
       if (!a.ranks->generate)
-        fail_usage("--level-algorithms",
+        fail_usage("{level_algorithms}",
                    "each level takes an algorithm of one level, not hierarchical");
       s.stages->push_back(make_stage(a, collective, share[k], level_groups(h, k), 0));
     };
@@ -467,15 +467,15 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
   }
   if (req.skew) {
     if (col.name != "all-to-all")
-      fail_usage("--skew", "sizes the items of an all-to-all, not of " + col.name);
+      fail_usage("{skew}", "sizes the items of an all-to-all, not of " + col.name);
     for (const RankSchedule& r : s.stages->front().parts) {
       if (r.ranks() > kMaxSkewRanks)
-        fail_infeasible("--skew", "all-to-all-v keeps every item's size: at most " +
+        fail_infeasible("{skew}", "all-to-all-v keeps every item's size: at most " +
                                       std::to_string(kMaxSkewRanks) + " ranks a group, not " +
                                       std::to_string(r.ranks()));
       if (req.skew->kind == "matrix" &&
           static_cast<std::int64_t>(req.skew->weights.size()) != r.ranks())
-        fail_input("--skew", "the matrix has " + std::to_string(req.skew->weights.size()) +
+        fail_input("{skew}", "the matrix has " + std::to_string(req.skew->weights.size()) +
                                  " rows, a group " + std::to_string(r.ranks()) + " ranks");
     }
     s.skew = req.skew;
@@ -487,21 +487,21 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
 
 Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults,
                   const route::RoutingFunction* fn) {
-  const CollectiveInfo& col = require_collective(req.collective, "--collective");
+  const CollectiveInfo& col = require_collective(req.collective, "{collective}");
   if (req.algorithm == "auto") return generate_auto(req, net, faults, fn);
-  if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
+  if (req.bytes_per_node <= 0) fail_usage("{bytes}", "must be a positive number of bytes");
   // Between ranks unless it is a torus algorithm's request (whose own checks then say why a
   // network or collective does not suit it).
   if (!torus_form(req, net) &&
       (find_rank_algorithm(req.algorithm) || !find_torus_algorithm(req.algorithm))) {
     if (req.skew && req.collective != "all-to-all")
-      fail_usage("--skew", "sizes the items of an all-to-all, not of " + req.collective);
+      fail_usage("{skew}", "sizes the items of an all-to-all, not of " + req.collective);
     if (const AlgorithmInfo* a = find_rank_algorithm(req.algorithm);
         req.chunks != 0 && !(a && a->ranks->pipelined)) {
       std::string pipelined;
       for (const AlgorithmInfo& p : algorithms())
         if (p.ranks && p.ranks->pipelined) pipelined += (pipelined.empty() ? "" : ", ") + p.name;
-      fail_usage("--chunks", "belongs to the torus ring algorithms and the pipelined ones "
+      fail_usage("{chunks}", "belongs to the torus ring algorithms and the pipelined ones "
                              "between ranks (" +
                                  pipelined + "); " + req.algorithm + " on the " + net.family +
                                  " runs between ranks");
@@ -509,14 +509,14 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
     return generate_ranks(req, col, net, faults, fn);
   }
   // Here the name has a torus form (an unknown name took the path between ranks, which says so).
-  const AlgorithmInfo& entry = require_algorithm(req.algorithm, "--algorithm");
+  const AlgorithmInfo& entry = require_algorithm(req.algorithm, "{algorithm}");
   const TorusForm& alg = *entry.torus;
   if (req.skew)
-    fail_usage("--skew", "all-to-all-v runs between ranks; the torus's " + req.algorithm +
+    fail_usage("{skew}", "all-to-all-v runs between ranks; the torus's " + req.algorithm +
                              " moves equal items (use direct, pairwise, bruck or hierarchical)");
-  const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "--dims");
-  require_implements(entry, col.name, "--collective");
-  if (req.bytes_per_node <= 0) fail_usage("--bytes", "must be a positive number of bytes");
+  const DimSchedulingInfo& dims = require_dim_scheduling(req.dim_scheduling, "{dims}");
+  require_implements(entry, col.name, "{collective}");
+  if (req.bytes_per_node <= 0) fail_usage("{bytes}", "must be a positive number of bytes");
   const int chunks = resolve_chunks(dims, req.chunks);
   topo::TorusGeometry g = topo::TorusGeometry::of(net, "coll-sched " + entry.name);
   if (alg.fault_handling == "none") require_fault_free(entry, net, faults, g);
@@ -541,7 +541,7 @@ Schedule generate(const Request& req, const topo::Network& net, const topo::Faul
   if (col.name != "all-to-all")
     for (int d = 0; d < g.dims(); ++d)
       if (g.size(d) > 64)
-        fail_infeasible("--collective", col.name +
+        fail_infeasible("{collective}", col.name +
                                             " schedules are verified on rings of up to 64 "
                                             "chips; dimension " +
                                             std::to_string(d) + " has " +

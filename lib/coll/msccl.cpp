@@ -121,7 +121,7 @@ private:
 
   static int new_tb(XGpu& x, int send, int recv) {
     if (x.tbs.size() == kMaxTbs)
-      fail_infeasible("--format", "a GPU needs more than " + std::to_string(kMaxTbs) +
+      fail_infeasible("{format}", "a GPU needs more than " + std::to_string(kMaxTbs) +
                                       " threadblocks on its channel, the MSCCL executor's limit "
                                       "(too many peers)");
     x.tbs.push_back({send, recv, {}, {}});
@@ -198,7 +198,7 @@ private:
     }
     steps.push_back(op);
     if (steps.size() > kMaxSteps)
-      fail_infeasible("--format", "threadblock " + std::to_string(tb) + " of GPU " +
+      fail_infeasible("{format}", "threadblock " + std::to_string(tb) + " of GPU " +
                                       std::to_string(g) + " needs more than " +
                                       std::to_string(kMaxSteps) +
                                       " steps, the MSCCL executor's limit (too many ranks or "
@@ -346,17 +346,17 @@ std::string staged(const Schedule& s, const std::string& name); // below, with t
 std::string rank_form(const Schedule& s, const std::string& name) {
   const auto& stages = *s.stages;
   if (uses_switch(s))
-    fail_infeasible("--format", "MSCCL-IR moves chunks between GPUs; this schedule reduces in a "
+    fail_infeasible("{format}", "MSCCL-IR moves chunks between GPUs; this schedule reduces in a "
                                 "switch (in-network), which MSCCL cannot express");
   if (stages.size() != 1) return staged(s, name);
   const RankStage& st = stages.front();
   if (st.parts.size() != 1 || st.parts.front().groups.size() != 1)
-    fail_infeasible("--format", "MSCCL-IR is one collective over all its GPUs; this schedule runs "
-                                "one per group (--group)");
+    fail_infeasible("{format}", "MSCCL-IR is one collective over all its GPUs; this schedule runs "
+                                "one per group ({group})");
   const RankSchedule& r = st.parts.front();
   const std::string coll = msccl_coll(st.collective);
   if (coll.empty())
-    fail_infeasible("--format", "MSCCL export covers all-reduce, reduce-scatter, all-gather and "
+    fail_infeasible("{format}", "MSCCL export covers all-reduce, reduce-scatter, all-gather and "
                                 "all-to-all, not " +
                                     st.collective);
   const auto n = static_cast<int>(r.ranks());
@@ -516,15 +516,15 @@ std::string reduce_pieces(Emitter& e, int n, const std::vector<Piece>& pieces,
 std::string ring_form(const Schedule& s, const std::string& name) {
   const std::string coll = msccl_coll(s.collective);
   if (s.collective != "all-reduce" && s.collective != "all-to-all")
-    fail_infeasible("--format", "MSCCL export of torus ring schedules covers all-reduce and "
+    fail_infeasible("{format}", "MSCCL export of torus ring schedules covers all-reduce and "
                                 "all-to-all, not " +
                                     s.collective);
   if (s.fault_handling != "none")
-    fail_infeasible("--format", "MSCCL export of torus ring schedules covers schedules without "
+    fail_infeasible("{format}", "MSCCL export of torus ring schedules covers schedules without "
                                 "faults to avoid; this one's fault handling is " +
                                     s.fault_handling);
   if (s.lanes != 1)
-    fail_infeasible("--format", "MSCCL export of torus ring schedules covers one lane per chunk");
+    fail_infeasible("{format}", "MSCCL export of torus ring schedules covers one lane per chunk");
   // The torus's shape from its phases: a dimension no phase runs along has one chip.
   int dims = 0;
   for (const Phase& p : s.phases) dims = std::max(dims, p.dimension + 1);
@@ -538,7 +538,7 @@ std::string ring_form(const Schedule& s, const std::string& name) {
     for (const Step& st : p.steps)
       for (const RingTransfer& t : st.transfers)
         if (t.fold_at >= 0 || t.via_dim >= 0)
-          fail_infeasible("--format", "MSCCL export of torus ring schedules covers plain ring "
+          fail_infeasible("{format}", "MSCCL export of torus ring schedules covers plain ring "
                                       "hops, not folded rings or hops via another ring");
   // Steps in id order (a topological order of `after`), each with its phase.
   std::vector<std::pair<const Phase*, const Step*>> order;
@@ -597,7 +597,7 @@ std::string ring_form(const Schedule& s, const std::string& name) {
               --want;
             }
           if (want > 0)
-            fail_runtime("--format", "step " + std::to_string(st->id) +
+            fail_runtime("{format}", "step " + std::to_string(st->id) +
                                          ": a piece is not where the schedule says");
           moves.push_back(it.take(static_cast<int>(from), static_cast<int>(to), std::move(picked)));
         });
@@ -629,13 +629,13 @@ std::string ring_form(const Schedule& s, const std::string& name) {
           v.push_back({{add(sh.lo, scale(len, dr.pos_of(g), 1)), len}, p.dimension});
         } else if (p.op == PhaseOp::AllGather) {
           if (v.size() < 2 || v.back().second != p.dimension)
-            fail_infeasible("--format", "phase " + p.name +
+            fail_infeasible("{format}", "phase " + p.name +
                                             ": MSCCL export needs every all-gather to undo the "
                                             "latest reduce-scatter");
           v.pop_back();
           phase_share[k].push_back(v.back().first);
         } else {
-          fail_infeasible("--format", "phase " + p.name + " is not a reduction");
+          fail_infeasible("{format}", "phase " + p.name + " is not a reduction");
         }
       }
     }
@@ -646,7 +646,7 @@ std::string ring_form(const Schedule& s, const std::string& name) {
     const auto* st = step_of.second;
     const std::size_t k = static_cast<std::size_t>(p - s.phases.data());
     for (const RingTransfer& t : st->transfers) {
-      if (t.fraction.num != 1) fail_infeasible("--format", "a reduction slice is 1/P of a block");
+      if (t.fraction.num != 1) fail_infeasible("{format}", "a reduction slice is 1/P of a block");
       each_sender(*p, t, [&](int i, std::int64_t from, std::int64_t to) {
         const Span sh = phase_share[k][static_cast<std::size_t>(from)];
         const std::int64_t blk = wrap(i + t.origin_offset, p->ring_size);
@@ -666,7 +666,7 @@ std::string ring_form(const Schedule& s, const std::string& name) {
 std::string staged(const Schedule& s, const std::string& name) {
   const std::vector<RankStage>& stages = *s.stages;
   if (s.collective != "all-reduce")
-    fail_infeasible("--format", "MSCCL export of stages covers the hierarchical all-reduce");
+    fail_infeasible("{format}", "MSCCL export of stages covers the hierarchical all-reduce");
   std::vector<std::int64_t> chips;
   for (const RankSchedule& r : stages.front().parts)
     for (const auto& grp : r.groups) chips.insert(chips.end(), grp.begin(), grp.end());
@@ -682,7 +682,7 @@ std::string staged(const Schedule& s, const std::string& name) {
   for (const RankStage& st : stages) {
     const std::string& c = st.collective;
     if (c != "reduce-scatter" && c != "all-reduce" && c != "all-gather")
-      fail_infeasible("--format", "a stage of " + c + " has no MSCCL export");
+      fail_infeasible("{format}", "a stage of " + c + " has no MSCCL export");
     for (const RankSchedule& r : st.parts)
       for (const auto& grp : r.groups) {
         const auto m = static_cast<std::int64_t>(grp.size());

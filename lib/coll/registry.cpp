@@ -151,7 +151,7 @@ const std::vector<AlgorithmInfo>& algorithms() {
                                     "reduce-scatter and n-1 of all-gather each moving S/2n per "
                                     "rank each way (on a torus or a ring both links of a rank "
                                     "carry half: the torus's Ring, one level of hierarchical "
-                                    "--hierarchy dims per dimension)",
+                                    "{hierarchy} dims per dimension)",
                          .reference = std::string(
                              "P. Patarasuk, X. Yuan, JPDC 69(2), 2009 (the ring); the torus Ring "
                              "of the MICRO'25 study, Table 1 (halves each way)"),
@@ -284,12 +284,12 @@ const std::vector<AlgorithmInfo>& algorithms() {
                .summary =
                    "one collective per packaging level (NCCL's intra/inter-node split, ASTRA-sim's "
                    "per-dimension lists): all-reduce is a reduce-scatter inside each board "
-                   "(--hierarchy "
+                   "({hierarchy} "
                    "rack/pod: each rack, pod), an all-reduce of every shard across them (the chips "
                    "of one "
                    "position in every board) and an all-gather back; reduce-scatter stops after a "
                    "reduce-scatter across; all-gather gathers across, then inside; "
-                   "--level-algorithms picks "
+                   "{level_algorithms} picks "
                    "each level's algorithm (ring,ring); all-to-all exchanges inside each board by "
                    "XOR (each "
                    "peer getting every item for its position), then across (each getting every "
@@ -304,7 +304,7 @@ const std::vector<AlgorithmInfo>& algorithms() {
                .refuses = &ranks::any_n,
                .generate = nullptr}},
       {.name = "binomial",
-       .ranks = RankForm{.summary = "binomial tree rooted at --root: ceil(log2 n) steps, the ranks "
+       .ranks = RankForm{.summary = "binomial tree rooted at {root}: ceil(log2 n) steps, the ranks "
                                     "holding the buffer "
                                     "doubling each step (broadcast) or halving (reduce)",
                          .reference = std::string(kThakur) + ", section 3",
@@ -316,7 +316,7 @@ const std::vector<AlgorithmInfo>& algorithms() {
        .ranks = RankForm{.summary = "two in-order binary trees, the second mirrored (or shifted by "
                                     "one) so that every leaf "
                                     "of one is an inner node of the other, each carrying half the "
-                                    "buffer in --chunks "
+                                    "buffer in {chunks} "
                                     "pipelined chunks (default 8 per tree level, at most 256): "
                                     "all-reduce reduces up both "
                                     "trees and broadcasts back down; broadcast and reduce hang "
@@ -335,7 +335,7 @@ const std::vector<AlgorithmInfo>& algorithms() {
        .ranks =
            RankForm{.summary = "pipelined chain from the root through every rank in packaging "
                                "order: the buffer in "
-                               "--chunks chunks (default 4 per rank, 8 to 256), chunk k leaving "
+                               "{chunks} chunks (default 4 per rank, 8 to 256), chunk k leaving "
                                "the j-th rank in step "
                                "k + j; reduce runs the chain towards the root",
                     .reference = std::string(kThakur) +
@@ -348,7 +348,7 @@ const std::vector<AlgorithmInfo>& algorithms() {
       {.name = "in-network",
        .ranks = RankForm{.summary = "reduction in the switch every rank of the group is attached "
                                     "to (NVLS-like): all-reduce "
-                                    "in --chunks pipelined chunks (default 32), each reduced by "
+                                    "in {chunks} pipelined chunks (default 32), each reduced by "
                                     "the switch into its owner's "
                                     "share (every rank sends the chunk up once) while the owners "
                                     "multicast the previous "
@@ -361,7 +361,7 @@ const std::vector<AlgorithmInfo>& algorithms() {
                          .collectives = {"all-reduce", "reduce-scatter", "all-gather"},
                          .applies = "groups whose chips all have a link to one switch (a single "
                                     "switch; a fat-tree leaf's "
-                                    "chips by --group or as a level of hierarchical)",
+                                    "chips by {group} or as a level of hierarchical)",
                          .refuses = &ranks::any_n,
                          .pipelined = true,
                          .generate = &ranks::in_network,
@@ -388,7 +388,7 @@ const std::vector<DimSchedulingInfo>& dim_schedulings() {
        &sequential_form,
        DimSchedulingInfo::OneFault::Sequential},
       {"pipeline",
-       "C chunks (--chunks, default 6) all in the order 0, 1, ..., one active chunk per "
+       "C chunks ({chunks}, default 6) all in the order 0, 1, ..., one active chunk per "
        "dimension: chunk c runs its k-th dimension in slot c + k",
        paper + ", section 2 (Ring + Pipeline, after Themis, ISCA'22)",
        {{"chunks", "", "6", "1..64", "chunks C"}},
@@ -469,8 +469,8 @@ void require_implements(const AlgorithmInfo& alg, const std::string& collective,
 int resolve_chunks(const DimSchedulingInfo& dims, int requested) {
   if (requested == 0) return dims.default_chunks;
   if (!dims.takes_chunks)
-    fail_usage("--chunks", "applies to --dims pipeline only (" + dims.name + " fixes its chunks)");
-  if (requested < 1 || requested > 64) fail_usage("--chunks", "must lie in 1..64");
+    fail_usage("{chunks}", "applies to {dims} pipeline only (" + dims.name + " fixes its chunks)");
+  if (requested < 1 || requested > 64) fail_usage("{chunks}", "must lie in 1..64");
   return requested;
 }
 
@@ -531,7 +531,7 @@ json describe() {
           {"applies", a.ranks->applies},
           {"assumes", a.ranks->assumes},
           {"parameters", a.ranks->pipelined
-                             ? json::object({{"chunks", "--chunks: pipelined chunks (0 or absent: "
+                             ? json::object({{"chunks", "{chunks}: pipelined chunks (0 or absent: "
                                                         "the default)"}})
                              : json::object()}};
     algs.push_back(std::move(e));

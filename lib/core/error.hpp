@@ -1,5 +1,11 @@
 // Typed errors and the exit codes they map to (docs/tools.md, "What every tool guarantees").
 // Libraries throw; only main() exits.
+//
+// The library knows no command line. Where an error (its `where` or its text) or a help text
+// must name a parameter the user sets, it writes the parameter in braces, snake_case:
+// "{fail_link}", "{hierarchy} dims". A front end spells it: the tools print --fail-link
+// (tools/common/tool.hpp, spell_options); a document pointer (/routing/params/vcs) or any
+// other `where` is printed as it is.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -41,7 +41,7 @@ std::string foreign_format(const std::string& text, const json* j) {
   if (j) {
     if (j->is_object() && !j->contains("schema") && j->contains("nodes") &&
         (j->contains("links") || j->contains("edges")))
-      return "a NetworkX node-link graph (topo-gen --format networkx)" + tail;
+      return "a NetworkX node-link graph (topo-gen {format} networkx)" + tail;
     return "";
   }
   // The first line that is not blank or a comment.
@@ -67,14 +67,14 @@ std::string foreign_format(const std::string& text, const json* j) {
   };
   if (line.rfind("<?xml", 0) == 0 || line.rfind("<graphml", 0) == 0) {
     if (text.find("<graphml", 0) != std::string::npos)
-      return "a GraphML graph (topo-gen --format graphml)" + tail;
+      return "a GraphML graph (topo-gen {format} graphml)" + tail;
     return "XML" + tail;
   }
   if (starts("graph") || starts("digraph") || starts("strict"))
-    return "a Graphviz DOT graph (topo-gen --format dot)" + tail;
-  if (starts("router")) return "a BookSim anynet file (topo-gen --format booksim)" + tail;
+    return "a Graphviz DOT graph (topo-gen {format} dot)" + tail;
+  if (starts("router")) return "a BookSim anynet file (topo-gen {format} booksim)" + tail;
   if (line.front() != '{' && line.front() != '[' && std::count(line.begin(), line.end(), ',') >= 2)
-    return "a CSV table (net-sim --format csv)" + tail;
+    return "a CSV table (net-sim {format} csv)" + tail;
   return "";
 }
 

@@ -14,7 +14,7 @@ Emitted emit_routing(const RoutingFunction& fn, const topo::Network& n, const to
   if (!paths) {
     const auto V = static_cast<std::int64_t>(n.nodes.size());
     if (V * N > kMaxEmitted)
-      fail_infeasible("--emit", "tables of " + std::to_string(V) + " nodes x " + std::to_string(N) +
+      fail_infeasible("{emit}", "tables of " + std::to_string(V) + " nodes x " + std::to_string(N) +
                                     " destinations exceed " + std::to_string(kMaxEmitted) +
                                     " entries");
     std::vector<Choice> buf;
@@ -32,7 +32,7 @@ Emitted emit_routing(const RoutingFunction& fn, const topo::Network& n, const to
     return e;
   }
   if (N * (N - 1) > kMaxEmitted)
-    fail_infeasible("--emit", "paths of " + std::to_string(N * (N - 1)) + " pairs exceed " +
+    fail_infeasible("{emit}", "paths of " + std::to_string(N * (N - 1)) + " pairs exceed " +
                                   std::to_string(kMaxEmitted));
   const std::int64_t limit = default_hop_limit(n);
   for (std::int64_t s = 0; s < N; ++s)

@@ -93,7 +93,7 @@ FthoeRouting::FthoeRouting(const topo::Network& n, const topo::Faults& f)
     : mesh_(n, "FTHOE"), V_(static_cast<std::size_t>(n.n_chip)) {
   const auto entries = static_cast<std::int64_t>(V_) * static_cast<std::int64_t>(V_) * 5;
   if (entries > (std::int64_t{1} << 27))
-    fail_infeasible("--algorithm", "FTHOE's reachability tables for " + std::to_string(V_) +
+    fail_infeasible("{algorithm}", "FTHOE's reachability tables for " + std::to_string(V_) +
                                        " chips would take " + std::to_string(entries >> 20) +
                                        " MiB; at most 128 MiB (a 72x72 mesh)");
   const auto down_links = f.down_links(n);

@@ -50,7 +50,7 @@ MinimalRouting::MinimalRouting(const topo::Network& n, const topo::Faults& f, Mi
     : n_(n), opt_(o), adj_(n), V_(n.nodes.size()), transit_(chips_transit(n)) {
   const auto entries = static_cast<std::int64_t>(V_) * n.n_chip;
   if (transit_ && entries > kMaxMinimalTable)
-    fail_infeasible("--algorithm", "minimal routing tables for " + std::to_string(n.nodes.size()) +
+    fail_infeasible("{algorithm}", "minimal routing tables for " + std::to_string(n.nodes.size()) +
                                        " nodes x " + std::to_string(n.n_chip) + " chips (" +
                                        std::to_string(entries >> 20) +
                                        " MiB) are too large; use a family's own routing");
@@ -77,7 +77,7 @@ void MinimalRouting::build_table(const std::vector<char>& down_links,
     for (std::size_t v = 0; v < V_; ++v) {
       if (d[v] < 0) continue;
       if (d[v] >= kUnreachable)
-        fail_infeasible("--algorithm", "a minimal path is longer than 254 hops");
+        fail_infeasible("{algorithm}", "a minimal path is longer than 254 hops");
       row[v] = static_cast<std::uint8_t>(d[v]);
       if (static_cast<std::int64_t>(v) < n_.n_chip && !down_nodes[v])
         longest_ = std::max(longest_, d[v]);
@@ -125,7 +125,7 @@ void MinimalRouting::build_columns(const std::vector<char>& down_nodes) {
   const auto K = static_cast<std::int64_t>(keys.size());
   const std::int64_t entries = K * static_cast<std::int64_t>(S_);
   if (entries > kMaxMinimalTable)
-    fail_infeasible("--algorithm", "minimal routing tables for " + std::to_string(K) +
+    fail_infeasible("{algorithm}", "minimal routing tables for " + std::to_string(K) +
                                        " chip attachments x " + std::to_string(S_) + " switches (" +
                                        std::to_string(entries >> 20) +
                                        " MiB) are too large; use a family's own routing");
@@ -158,7 +158,7 @@ void MinimalRouting::build_columns(const std::vector<char>& down_nodes) {
         const auto v = static_cast<std::size_t>(next[static_cast<std::size_t>(i)]);
         if (col[v] != kUnreachable) continue;
         if (du >= kUnreachable)
-          fail_infeasible("--algorithm", "a minimal path is longer than 254 hops");
+          fail_infeasible("{algorithm}", "a minimal path is longer than 254 hops");
         col[v] = static_cast<std::uint8_t>(du);
         queue[tail++] = static_cast<std::int32_t>(v);
       }
@@ -193,7 +193,7 @@ void MinimalRouting::build_columns(const std::vector<char>& down_nodes) {
       }
       if (pairs <= 0) continue;
       if (best + 1 >= kUnreachable)
-        fail_infeasible("--algorithm", "a minimal path is longer than 254 hops");
+        fail_infeasible("{algorithm}", "a minimal path is longer than 254 hops");
       longest_ = std::max(longest_, best + 1);
     }
   }

@@ -6,7 +6,7 @@
 namespace icnkit::route {
 
 RailRouting::RailRouting(const topo::Network& n, const topo::Faults& f, RailPath mode)
-    : n_(n), s_(topo::composed_shape_of(n, "--algorithm rail")), at_(s_), mode_(mode), adj_(n) {
+    : n_(n), s_(topo::composed_shape_of(n, "{algorithm} rail")), at_(s_), mode_(mode), adj_(n) {
   if (!f.empty() || !f.switches.empty()) {
     down_links_ = f.down_links(n);
     down_nodes_ = f.down_chips(n);

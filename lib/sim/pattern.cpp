@@ -19,9 +19,9 @@ const std::vector<PatternInfo>& patterns() {
       {PatternKind::Tornado, "tornado", "x -> x + ceil(k/2) - 1 (mod k) in every dimension"},
       {PatternKind::Neighbour, "neighbour", "x -> x + 1 (mod k) in every dimension"},
       {PatternKind::Hotspot, "hotspot",
-       "a share of the packets to a few hot chips (--hotspot NODES:FRACTION), the rest uniform"},
+       "a share of the packets to a few hot chips ({hotspot} NODES:FRACTION), the rest uniform"},
       {PatternKind::RandomPermutation, "random-permutation",
-       "a fixed random permutation of the chips (drawn from --seed)"},
+       "a fixed random permutation of the chips (drawn from {seed})"},
   };
   return list;
 }
@@ -111,11 +111,11 @@ std::vector<std::int64_t> grid_of(const topo::Network& n) {
 
 Pattern::Pattern(const PatternSpec& spec, const topo::Network& n) : spec_(spec), n_(n.n_chip) {
   const std::int64_t N = n_;
-  if (N < 1) fail_infeasible("--traffic", "the network has no chips");
+  if (N < 1) fail_infeasible("{traffic}", "the network has no chips");
   const int b = log2_exact(N);
   auto need_pow2 = [&](bool even) {
     if (b < 0 || (even && b % 2 != 0))
-      fail_infeasible("--traffic", std::string(pattern_name(spec.kind)) + " needs a chip count " +
+      fail_infeasible("{traffic}", std::string(pattern_name(spec.kind)) + " needs a chip count " +
                                        (even ? "that is 4^k" : "that is a power of two") +
                                        " (this network has " + std::to_string(N) + ")");
   };
@@ -128,10 +128,10 @@ Pattern::Pattern(const PatternSpec& spec, const topo::Network& n) : spec_(spec),
   case PatternKind::Uniform:
     break;
   case PatternKind::Hotspot:
-    if (spec.hotspots.empty()) fail_usage("--hotspot", "hotspot traffic needs --hotspot NODES:F");
+    if (spec.hotspots.empty()) fail_usage("{hotspot}", "hotspot traffic needs {hotspot} NODES:F");
     for (std::int64_t h : spec.hotspots)
       if (h < 0 || h >= N)
-        fail_usage("--hotspot", "chip " + std::to_string(h) + " does not exist (0.." +
+        fail_usage("{hotspot}", "chip " + std::to_string(h) + " does not exist (0.." +
                                     std::to_string(N - 1) + ")");
     break;
   case PatternKind::Transpose:

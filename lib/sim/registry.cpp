@@ -13,23 +13,23 @@ const std::vector<ModeInfo>& modes() {
        "step starts when the steps it depends on have finished. Reports completion time, "
        "per-phase times, algbw/busbw, link utilisation and the closed form where one exists.",
        std::string("per-step (default) = ") + kAnalyticLatencyModel,
-       std::string("--latency-model astra (schedules) = ") + kAstraLatencyModel,
-       "the document's schedule (from coll-sched), or --traffic with --bytes: an all-to-all "
+       std::string("{latency_model} astra (schedules) = ") + kAstraLatencyModel,
+       "the document's schedule (from coll-sched), or {traffic} with {bytes}: an all-to-all "
        "baseline over the routing"},
       {"flit",
        "Cycle-level: input-queued routers with virtual channels, credits and wormhole switching, "
-       "separable iSLIP VC and switch allocation (--router booksim: BookSim 2.0's router), driven "
+       "separable iSLIP VC and switch allocation ({router} booksim: BookSim 2.0's router), driven "
        "by the routing section. Reports latency in cycles (mean, p50, p99, max), offered and "
        "accepted flits per node per cycle, and a status per rate: ok, saturated, or deadlock "
-       "(a verdict: a warning, exit 4 under --strict).",
+       "(a verdict: a warning, exit 4 under {strict}).",
        "cycles: packet latency from creation to the tail's arrival, network latency from the "
        "head's injection; each hop pays the router pipeline (routing, VC allocation, switch "
-       "allocation, switch traversal) and the link's latency (--link-latency-cycles), plus "
+       "allocation, switch traversal) and the link's latency ({link_latency_cycles}), plus "
        "queueing in the VC buffers",
        "",
-       "--traffic PATTERN at --rate R (or --sweep, --find-saturation) over the routing; or the "
-       "document's schedule replayed packet by packet over its own hops (--packet-bytes, "
-       "--flit-bytes), or --traffic all-to-all* with --bytes over the routing"},
+       "{traffic} PATTERN at {rate} R (or {sweep}, {find_saturation}) over the routing; or the "
+       "document's schedule replayed packet by packet over its own hops ({packet_bytes}, "
+       "{flit_bytes}), or {traffic} all-to-all* with {bytes} over the routing"},
   };
   return list;
 }

@@ -43,11 +43,11 @@ AllToAllTraffic::AllToAllTraffic(const topo::Network& n, const topo::Faults& f,
   const std::int64_t hops = std::max<std::int64_t>(1, n.metrics.diameter / 2 + 1);
   const std::int64_t need = held * (kTrafficBytesPerFlow + kTrafficBytesPerHop * hops);
   if (need > o.max_bytes) {
-    fail_infeasible("--max-memory",
+    fail_infeasible("{max_memory}",
                     "the all-to-all over " + std::to_string(k) + " chips holds " +
                         std::to_string(held) + " flows at once, about " + format_mib(need) +
                         ", more than " + format_mib(o.max_bytes) +
-                        ": raise --max-memory, or take --traffic all-to-all-pairwise (" +
+                        ": raise {max_memory}, or take {traffic} all-to-all-pairwise (" +
                         std::to_string(k) + " flows at a time)");
   }
 }

@@ -9,7 +9,7 @@ const Candidate& pick_candidate(const CandidateList& l, const std::string& pick,
   const std::string listed = std::to_string(items.size());
   const std::string truncated =
       l.truncated() ? " (the list holds the first " + listed + " of " + std::to_string(l.total) +
-                          " candidates: rerun topo-enum with --all, or narrow it with --where)"
+                          " candidates: rerun topo-enum with {all}, or narrow it with {where})"
                     : "";
   if (pick.empty()) {
     if (items.size() != 1)

@@ -520,8 +520,8 @@ std::pair<Context, Candidate> composed_candidate(const ComposedParams& p,
 
 ComposedShape composed_shape_of(const Network& n, const std::string& where) {
   if (n.family != "composed")
-    fail_infeasible(where, "needs a composed network (topo-gen --scale-up/--scale-out or "
-                           "--preset), not a " +
+    fail_infeasible(where, "needs a composed network (topo-gen {scale_up}/{scale_out} or "
+                           "{preset}), not a " +
                                n.family);
   ObjReader attrs(n.metrics.family_attrs, "", "/network/metrics/family_attrs");
   return composed_shape(read_params(attrs), ErrorKind::Input, "/network/metrics/family_attrs");
@@ -570,10 +570,10 @@ std::vector<std::int64_t> rail_switches(const Network& n, std::int64_t rail,
 }
 
 std::string ComposedFamily::parameters() const {
-  return "from the command line: --scale-up KIND:CHIPS[,switches=S][,links=L][,board=C]"
-         "[,rack=DOMAINS] (KIND switch, full-mesh, ring, none; or torus:K0xK1x...) and --scale-out "
+  return "from the command line: {scale_up} KIND:CHIPS[,switches=S][,links=L][,board=C]"
+         "[,rack=DOMAINS] (KIND switch, full-mesh, ring, none; or torus:K0xK1x...) and {scale_out} "
          "KIND:domains=N[,unit=U][,radix=K][,tiers=T][,up=UP][,spine-up=UP][,rails=R][,nics=M]"
-         "[,planes=P] (KIND rail-optimized, rail-only, none); or topo-gen --preset";
+         "[,planes=P] (KIND rail-optimized, rail-only, none); or topo-gen {preset}";
 }
 
 std::vector<std::string> ComposedFamily::attr_keys() const {
@@ -745,14 +745,14 @@ Spec split_spec(const std::string& text, const std::string& where) {
 ComposedParams parse_composition(const std::string& scale_up, const std::string& scale_out) {
   ComposedParams p;
   {
-    const Spec u = split_spec(scale_up, "--scale-up");
+    const Spec u = split_spec(scale_up, "{scale_up}");
     if (!known_up(u.kind))
-      fail_usage("--scale-up",
+      fail_usage("{scale_up}",
                  "unknown scale-up '" + u.kind +
                      "' (use switch, full-mesh, ring, torus or none, e.g. switch:8,switches=4)");
     p.scale_up = u.kind;
     if (u.first.empty())
-      fail_usage("--scale-up", "give the chips of a domain after the kind, e.g. " + u.kind +
+      fail_usage("{scale_up}", "give the chips of a domain after the kind, e.g. " + u.kind +
                                    (u.kind == "torus" ? ":4x4x4" : ":8"));
     if (p.scale_up == "torus") {
       std::size_t at = 0;
@@ -760,20 +760,20 @@ ComposedParams parse_composition(const std::string& scale_up, const std::string&
       while (true) {
         const std::size_t x = u.first.find('x', at);
         const std::int64_t k = positive_value(
-            u.first.substr(at, x == std::string::npos ? x : x - at), "--scale-up", "a torus size");
+            u.first.substr(at, x == std::string::npos ? x : x - at), "{scale_up}", "a torus size");
         p.up_shape.push_back(k);
         if (k < 1 || p.up_shape.size() > 6 || k > kMaxChips || p.domain_chips > kMaxChips / k)
-          fail_usage("--scale-up", "a torus of at most 6 dimensions and " +
+          fail_usage("{scale_up}", "a torus of at most 6 dimensions and " +
                                        std::to_string(kMaxChips) + " chips, not '" + u.first + "'");
         p.domain_chips *= k;
         if (x == std::string::npos) break;
         at = x + 1;
       }
     } else {
-      p.domain_chips = positive_value(u.first, "--scale-up", "the chips of a domain");
+      p.domain_chips = positive_value(u.first, "{scale_up}", "the chips of a domain");
     }
     for (auto& [k, v] : u.kv) {
-      const std::int64_t x = positive_value(v, "--scale-up", k);
+      const std::int64_t x = positive_value(v, "{scale_up}", k);
       if (k == "switches")
         p.up_switches = x;
       else if (k == "links")
@@ -783,21 +783,21 @@ ComposedParams parse_composition(const std::string& scale_up, const std::string&
       else if (k == "rack")
         p.rack_domains = x;
       else
-        fail_usage("--scale-up", "unknown key '" + k + "' (switches, links, board, rack)");
+        fail_usage("{scale_up}", "unknown key '" + k + "' (switches, links, board, rack)");
     }
     if (p.scale_up == "switch" && p.up_switches == 0) p.up_switches = 1;
   }
-  const Spec o = split_spec(scale_out, "--scale-out");
+  const Spec o = split_spec(scale_out, "{scale_out}");
   if (!known_out(o.kind))
-    fail_usage("--scale-out", "unknown scale-out '" + o.kind +
+    fail_usage("{scale_out}", "unknown scale-out '" + o.kind +
                                   "' (use rail-optimized, rail-only or none, e.g. "
                                   "rail-optimized:domains=64,unit=32)");
-  if (!o.first.empty()) fail_usage("--scale-out", "expected key=value, got '" + o.first + "'");
+  if (!o.first.empty()) fail_usage("{scale_out}", "expected key=value, got '" + o.first + "'");
   p.scale_out = o.kind;
   if (p.scale_out == "rail-only") p.tiers = 1;
   bool domains = false;
   for (auto& [k, v] : o.kv) {
-    const std::int64_t x = positive_value(v, "--scale-out", k);
+    const std::int64_t x = positive_value(v, "{scale_out}", k);
     if (k == "domains")
       p.domains = x, domains = true;
     else if (k == "unit")
@@ -817,12 +817,12 @@ ComposedParams parse_composition(const std::string& scale_up, const std::string&
     else if (k == "planes")
       p.planes = x;
     else
-      fail_usage("--scale-out", "unknown key '" + k +
+      fail_usage("{scale_out}", "unknown key '" + k +
                                     "' (domains, unit, radix, tiers, up, spine-up, rails, nics, "
                                     "planes)");
   }
   if (!domains && p.scale_out != "none")
-    fail_usage("--scale-out", "give the number of domains, e.g. " + o.kind + ":domains=64");
+    fail_usage("{scale_out}", "give the number of domains, e.g. " + o.kind + ":domains=64");
   return p;
 }
 

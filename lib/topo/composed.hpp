@@ -145,7 +145,7 @@ public:
   std::string name() const override { return "composed"; }
   std::string summary() const override {
     return "a scale-up domain (switch chips, full mesh, ring or torus) inside every node of a "
-           "rail-optimized or rail-only Clos (topo-gen --scale-up/--scale-out or --preset)";
+           "rail-optimized or rail-only Clos (topo-gen {scale_up}/{scale_out} or {preset})";
   }
   std::string reference() const override {
     return "topology-generation-spec v1.3.1 §future extensions (multi-level composition); "

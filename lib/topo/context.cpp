@@ -89,12 +89,9 @@ LinkParams Context::link_params(LinkKind k) const {
 }
 
 void validate(const Context& c, ErrorKind kind, const std::string& where) {
-  // On the command line a field is named by its option (--n-chip), in a file by its pointer.
-  auto bad = [&](std::string field, const std::string& what) {
-    if (kind == ErrorKind::Usage)
-      for (char& ch : field)
-        if (ch == '_') ch = '-';
-    throw Error(kind, where + field, what);
+  // From a command line a field is named as a parameter ({n_chip}), in a file by its pointer.
+  auto bad = [&](const std::string& field, const std::string& what) {
+    throw Error(kind, kind == ErrorKind::Usage ? where + "{" + field + "}" : where + field, what);
   };
   if (c.n_chip < 2 || c.n_chip > kMaxChips)
     bad("n_chip", "n_chip must be in [2, " + std::to_string(kMaxChips) + "], got " +

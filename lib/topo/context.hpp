@@ -71,7 +71,7 @@ struct Context {
 };
 
 // Checks the spec's stage-one rules; throws Error(kind) at `where` + the field's name
-// (kind Usage: `where` is "--" and fields are spelled as options, n_chip -> --n-chip).
+// (kind Usage: the field is named as a parameter, `where` + "{n_chip}", core/error.hpp).
 void validate(const Context& c, ErrorKind kind, const std::string& where);
 
 json to_json(const Context& c);

@@ -24,7 +24,7 @@ Estimate CustomFamily::estimate(const Context&, const CandidateRun&, std::int64_
 
 Network CustomFamily::generate(const Context&, const Candidate& c, const GenerateOptions&) const {
   fail_infeasible("candidate " + c.id,
-                  "a custom network is read from its file (topo-gen --import), not generated "
+                  "a custom network is read from its file (topo-gen {import}), not generated "
                   "from a candidate");
 }
 

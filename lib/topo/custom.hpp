@@ -21,13 +21,13 @@ class CustomFamily : public Family {
 public:
   std::string name() const override { return "custom"; }
   std::string summary() const override {
-    return "a network brought from elsewhere (topo-gen --import: NetworkX node-link JSON, "
+    return "a network brought from elsewhere (topo-gen {import}: NetworkX node-link JSON, "
            "GraphML, an edge list), checked against the spec's invariants";
   }
-  std::string reference() const override { return "topo-gen --import"; }
+  std::string reference() const override { return "topo-gen {import}"; }
   std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
   Leaf leaf() const override { return Leaf::Board; }
-  std::string parameters() const override { return "none: topo-gen --import FILE reads the graph"; }
+  std::string parameters() const override { return "none: topo-gen {import} FILE reads the graph"; }
   std::vector<std::string> attr_keys() const override {
     return {"imported_from", "path_diversity_method"};
   }

@@ -284,12 +284,12 @@ public:
     }
     if (priced()) {
       if (work_ > kMaxCostSortWork)
-        fail_infeasible("--sort-by",
+        fail_infeasible("{sort_by}",
                         "sorting by " +
                             sort_metric_names()[static_cast<std::size_t>(sort_->metric)] +
                             " builds every candidate: these " + std::to_string(total_) +
                             " candidates" + " hold more than " + std::to_string(kMaxCostSortWork) +
-                            " nodes and links; narrow them (--where status=recommended, one "
+                            " nodes and links; narrow them ({where} status=recommended, one "
                             "family, a parameter)");
       const CostTable& table = sort_->cost_table ? *sort_->cost_table : default_cost_table();
       for (Key k : pending_) {
@@ -378,13 +378,13 @@ CandidateList enumerate(const Context& ctx, const std::vector<const Family*>& fa
   if (cap == 0 && col.total() > kMaxListed) {
     std::string keys;
     for (const std::string& k : fams.front()->attr_keys()) keys += (keys.empty() ? "" : ", ") + k;
-    fail_infeasible("--all", "the list would hold " + std::to_string(col.total()) +
+    fail_infeasible("{all}", "the list would hold " + std::to_string(col.total()) +
                                  " candidates (at most " + std::to_string(kMaxListed) +
-                                 " are listed at once); use --limit N, or narrow it with "
-                                 "--where (status=recommended" +
+                                 " are listed at once); use {limit} N, or narrow it with "
+                                 "{where} (status=recommended" +
                                  (fams.size() == 1
                                       ? ", or " + fams.front()->name() + "'s parameters: " + keys
-                                      : std::string(", or one --family")) +
+                                      : std::string(", or one {family}")) +
                                  ")");
   }
   return col.finish(fams);
@@ -401,7 +401,7 @@ Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& 
     if (!why.empty()) fail_infeasible("/context/intra_board_topo", why);
   }
   if (o.twist && f.name() != "torus")
-    fail_infeasible("--twist", "only a torus can be twisted, not a " + f.name());
+    fail_infeasible("{twist}", "only a torus can be twisted, not a " + f.name());
   Network n = f.generate(ctx, c, o);
   check_invariants(n, ErrorKind::Runtime, "generate " + c.id);
   return n;

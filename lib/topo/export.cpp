@@ -435,7 +435,7 @@ std::string export_simai(const Network& n, const Down& down, std::vector<std::st
 std::string export_astra(const Network& n, const Down& down) {
   for (char d : down.links)
     if (d)
-      fail_infeasible("--format astra-sim",
+      fail_infeasible("{format} astra-sim",
                       "ASTRA-sim's analytical network has no failed links: export the network "
                       "without faults");
   struct Dim {
@@ -448,13 +448,13 @@ std::string export_astra(const Network& n, const Down& down) {
   auto first = [&](LinkKind k, const char* what) -> const Link& {
     for (const Link& l : n.links)
       if (l.kind == k) return l;
-    fail_infeasible("--format astra-sim", std::string("the network has no ") + what + " link");
+    fail_infeasible("{format} astra-sim", std::string("the network has no ") + what + " link");
   };
   auto same_speed = [&]() {
     for (const Link& l : n.links)
       if (l.bandwidth_bytes_per_s != n.links[0].bandwidth_bytes_per_s ||
           l.latency_s != n.links[0].latency_s)
-        fail_infeasible("--format astra-sim",
+        fail_infeasible("{format} astra-sim",
                         "the " + n.family +
                             "'s links have several speeds: one dimension has one bandwidth");
     return n.links.front();
@@ -464,7 +464,7 @@ std::string export_astra(const Network& n, const Down& down) {
     for (const Link& l : n.links)
       if (l.bandwidth_bytes_per_s != n.links[0].bandwidth_bytes_per_s ||
           l.latency_s != n.links[0].latency_s)
-        fail_infeasible("--format astra-sim", "the torus's links have several speeds");
+        fail_infeasible("{format} astra-sim", "the torus's links have several speeds");
     for (const auto& s : a.at("dimension_sizes"))
       dims.push_back({"Ring", s.get<std::int64_t>(), n.links[0].bandwidth_bytes_per_s / 1e9,
                       n.links[0].latency_s * 1e9});
@@ -504,7 +504,7 @@ std::string export_astra(const Network& n, const Down& down) {
                       2 * a.at("tiers").get<std::int64_t>() * nic.latency_s * 1e9});
     }
   } else {
-    fail_infeasible("--format astra-sim",
+    fail_infeasible("{format} astra-sim",
                     "a " + n.family +
                         " network is not a stack of dimensions ASTRA-sim's analytical network "
                         "expresses (torus, ring, full-mesh and single-switch of one chip per "

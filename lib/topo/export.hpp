@@ -45,7 +45,7 @@ enum class ExportFormat { Json, NetworkX, GraphML, Dot, BookSim, SimAI, AstraSim
 
 // "json" | "networkx" | "graphml" | "dot" | "booksim"; anything else is Error(Usage) at `where`
 // listing the formats.
-ExportFormat parse_export_format(const std::string& name, const std::string& where = "--format");
+ExportFormat parse_export_format(const std::string& name, const std::string& where = "{format}");
 std::string to_string(ExportFormat f);
 // Every format's name and one line about it, in order (topo-gen --describe).
 std::vector<std::pair<std::string, std::string>> export_formats();

@@ -74,12 +74,12 @@ std::int64_t resolve_chip(const Network& n, const std::string& text, const std::
   }
   fail_usage(opt,
              "'" + text + "' is not a chip: give its id (27) or its coordinates ((1,2,0))" +
-                 (opt == "--fail-chip" ? ", one per --fail-chip (--fail-chip 27 --fail-chip 36)"
+                 (opt == "{fail_chip}" ? ", one per {fail_chip} ({fail_chip} 27 {fail_chip} 36)"
                                        : std::string()));
 }
 
 std::int64_t resolve_link(const Network& n, const std::string& text) {
-  const std::string opt = "--fail-link";
+  const std::string opt = "{fail_link}";
   std::string t = strip(text, opt);
   if (!t.empty() && t[0] == '#') {
     std::string num = t.substr(1);
@@ -117,7 +117,7 @@ std::int64_t resolve_link(const Network& n, const std::string& text) {
 } // namespace
 
 std::vector<std::int64_t> ocs_links(const Network& n, int ocs) {
-  const std::string opt = "--fail-ocs";
+  const std::string opt = "{fail_ocs}";
   if (ocs < 0 || ocs >= kOcsCount)
     fail_usage(opt, "no OCS " + std::to_string(ocs) + " (a TPU v4 torus has OCSes 0.." +
                         std::to_string(kOcsCount - 1) + ")");
@@ -156,7 +156,7 @@ std::int64_t resolve_switch(const Network& n, const std::string& text) {
   }
   const auto nodes = static_cast<std::int64_t>(n.nodes.size());
   if (id < n.n_chip || id >= nodes)
-    fail_usage("--fail-switch",
+    fail_usage("{fail_switch}",
                "'" + text + "' is not a switch: switches are nodes " + std::to_string(n.n_chip) +
                    ".." + std::to_string(nodes - 1) +
                    (nodes == n.n_chip ? " (this " + n.family + " has none)" : std::string()));
@@ -168,7 +168,7 @@ namespace {
 // The links of "CHIP" or "CHIP:I" (--fail-nic).
 std::vector<std::int64_t> resolve_nic(const Network& n, const std::string& text) {
   const auto colon = text.find(':');
-  const std::int64_t chip = resolve_chip(n, text.substr(0, colon), "--fail-nic");
+  const std::int64_t chip = resolve_chip(n, text.substr(0, colon), "{fail_nic}");
   std::vector<std::int64_t> ports; // the chip's NIC links, in link order
   for (const Link& l : n.links) {
     if (l.kind == LinkKind::C2C || (l.a != chip && l.b != chip)) continue;
@@ -176,7 +176,7 @@ std::vector<std::int64_t> resolve_nic(const Network& n, const std::string& text)
     if (n.nodes[static_cast<std::size_t>(other)].kind == NodeKind::Switch) ports.push_back(l.id);
   }
   if (ports.empty())
-    fail_usage("--fail-nic", "chip " + std::to_string(chip) +
+    fail_usage("{fail_nic}", "chip " + std::to_string(chip) +
                                  " has no NIC: its links go to chips or scale-up switches");
   if (colon == std::string::npos) return ports;
   const std::string index = text.substr(colon + 1);
@@ -189,7 +189,7 @@ std::vector<std::int64_t> resolve_nic(const Network& n, const std::string& text)
       index.find_first_not_of("0123456789") == std::string::npos)
     i = std::stoll(index);
   if (i < 0 || i >= nics)
-    fail_usage("--fail-nic", "chip " + std::to_string(chip) + " has NICs 0.." +
+    fail_usage("{fail_nic}", "chip " + std::to_string(chip) + " has NICs 0.." +
                                  std::to_string(nics - 1) + ", not '" + index + "'");
   std::vector<std::int64_t> out;
   for (std::size_t k = static_cast<std::size_t>(i); k < ports.size();
@@ -212,17 +212,17 @@ Faults make_faults(const Network& n, const FaultRequest& req, const Faults* exis
     if (req.random_links > 0 && existing->random_seed) {
       std::int64_t drawn = 0;
       for (auto& l : existing->links) drawn += l.cause == "random";
-      fail_usage("--fail-random-links",
+      fail_usage("{fail_random_links}",
                  "the network already has " + std::to_string(drawn) + " random link faults (seed " +
                      std::to_string(*existing->random_seed) +
                      "); a network holds one random draw: draw them all in one run");
     }
   }
   for (auto& s : req.links) links.emplace(resolve_link(n, s), "explicit");
-  for (auto& s : req.chips) chips.emplace(resolve_chip(n, s, "--fail-chip"), "explicit");
+  for (auto& s : req.chips) chips.emplace(resolve_chip(n, s, "{fail_chip}"), "explicit");
   for (auto i : req.ocs) {
     if (i < 0 || i >= kOcsCount)
-      fail_usage("--fail-ocs", "no OCS " + std::to_string(i) + " (a TPU v4 torus has OCSes 0.." +
+      fail_usage("{fail_ocs}", "no OCS " + std::to_string(i) + " (a TPU v4 torus has OCSes 0.." +
                                    std::to_string(kOcsCount - 1) + ")");
     for (auto id : ocs_links(n, static_cast<int>(i))) links.emplace(id, "ocs");
     f.ocs.push_back(i);
@@ -244,7 +244,7 @@ Faults make_faults(const Network& n, const FaultRequest& req, const Faults* exis
     for (const Link& l : n.links)
       if (!links.count(l.id)) pool.push_back(l.id);
     if (req.random_links > static_cast<std::int64_t>(pool.size()))
-      fail_usage("--fail-random-links", "asks for " + std::to_string(req.random_links) +
+      fail_usage("{fail_random_links}", "asks for " + std::to_string(req.random_links) +
                                             " links but only " + std::to_string(pool.size()) +
                                             " are left");
     SplitMix64 rng(req.seed);

@@ -28,15 +28,15 @@ public:
     for (const std::string& s : given) {
       const auto eq = s.find('=');
       if (eq == std::string::npos)
-        fail_usage("--preset", "expected key=value after the preset's name, got '" + s + "'");
+        fail_usage("{preset}", "expected key=value after the preset's name, got '" + s + "'");
       const std::string key = s.substr(0, eq);
       if (!values_.count(key)) {
         std::string keys;
         for (const PresetKey& k : p.keys) keys += (keys.empty() ? "" : ", ") + k.name;
-        fail_usage("--preset", "unknown key '" + key + "' for " + p.name +
+        fail_usage("{preset}", "unknown key '" + key + "' for " + p.name +
                                    (keys.empty() ? " (it has none)" : " (use " + keys + ")"));
       }
-      if (seen[key]) fail_usage("--preset", "gives " + key + " twice");
+      if (seen[key]) fail_usage("{preset}", "gives " + key + " twice");
       seen[key] = true;
       values_[key] = s.substr(eq + 1);
     }
@@ -46,7 +46,7 @@ public:
     const std::string& v = text(key);
     if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos ||
         std::stoll(v) < lo || std::stoll(v) > hi)
-      fail_usage("--preset", preset_.name + " " + key + " must be an integer in [" +
+      fail_usage("{preset}", preset_.name + " " + key + " must be an integer in [" +
                                  std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + v +
                                  "'");
     return std::stoll(v);
@@ -58,7 +58,7 @@ public:
       if (f == v) return v;
       all += (all.empty() ? "" : ", ") + f;
     }
-    fail_usage("--preset",
+    fail_usage("{preset}",
                preset_.name + " " + key + " must be one of " + all + ", got '" + v + "'");
   }
 
@@ -75,7 +75,7 @@ void speeds(Context& ctx, double up_bw, double out_bw) {
 
 // A composed candidate whose errors name the preset.
 std::pair<Context, Candidate> composed(const ComposedParams& p, const std::string& name) {
-  return composed_candidate(p, "--preset " + name);
+  return composed_candidate(p, "{preset} " + name);
 }
 
 // DGX nodes of 8 GPUs on NVSwitch, one NIC per GPU, rail-optimized, 2 tiers while the leaves
@@ -100,9 +100,9 @@ std::pair<Context, Candidate> dgx(const std::string& name, std::int64_t nodes, s
 std::pair<Context, Candidate> torus_preset(const std::string& name, const std::string& shape,
                                            const std::string& board) {
   try {
-    return torus_from_shape(shape + "/b" + board, "--preset");
+    return torus_from_shape(shape + "/b" + board, "{preset}");
   } catch (const Error& e) {
-    fail_usage("--preset", name + ": " + e.what());
+    fail_usage("{preset}", name + ": " + e.what());
   }
 }
 
@@ -162,7 +162,7 @@ const std::vector<Preset>& presets() {
        "Google TPU v4: a torus of 4x4x4 cubes joined by optical circuit switches (the full pod "
        "is 16x16x16 = 4,096 chips, 64 cubes, 48 OCS), 4 chips per board",
        "Jouppi et al., TPU v4, ISCA 2023",
-       "OCS reconfiguration is not modelled beyond the slice's torus (--fail-ocs fails one)",
+       "OCS reconfiguration is not modelled beyond the slice's torus ({fail_ocs} fails one)",
        {{"shape", "16x16x16", "slice shape, multiples of 4 (e.g. 4x4x8, 8x8x16)"},
         {"twist", "0", "1: the twisted torus (k x k x 2k or k x 2k x 2k)"}}},
       {"tpu-v5p",
@@ -179,7 +179,7 @@ const std::vector<Preset>& presets() {
        "AWS Trainium2 architecture documentation (Trn2 instance and UltraServer topology)",
        "boards of 2x2 chips (an instance's 16 chips in a 4x4 square would be a board 4 times "
        "longer than deep, beyond the spec's board rule); link speeds are the defaults (50 GB/s, "
-       "1 us): give --link-bw for NeuronLink's",
+       "1 us): give {link_bw} for NeuronLink's",
        {}},
   };
   return all;
@@ -191,21 +191,21 @@ preset_candidate(const std::string& name, const std::vector<std::string>& settin
   if (!p) {
     std::string names;
     for (const Preset& q : presets()) names += (names.empty() ? "" : ", ") + q.name;
-    fail_usage("--preset", "unknown preset '" + name + "' (use " + names + ")");
+    fail_usage("{preset}", "unknown preset '" + name + "' (use " + names + ")");
   }
   const Settings s(*p, settings);
   twist = false;
   if (name == "dgx-superpod") {
     const std::int64_t su = s.integer("su", 1, 64), rack = s.integer("rack", 1, 32);
     const bool h100 = s.choice("gpu", {"b200", "h100"}) == "h100";
-    if (32 % rack) fail_usage("--preset", "dgx-superpod rack must divide the SU's 32 nodes");
+    if (32 % rack) fail_usage("{preset}", "dgx-superpod rack must divide the SU's 32 nodes");
     auto out = dgx(name, 32 * su, 32, h100 ? 4 : 2, rack, 64, su <= 8 ? 2 : 3);
     speeds(out.first, h100 ? 112.5 * kGB : 450 * kGB, 50 * kGB);
     return out;
   }
   if (name == "dgx-b300-xdr") {
     const std::int64_t su = s.integer("su", 1, 18), rack = s.integer("rack", 1, 72);
-    if (72 % rack) fail_usage("--preset", "dgx-b300-xdr rack must divide the SU's 72 nodes");
+    if (72 % rack) fail_usage("{preset}", "dgx-b300-xdr rack must divide the SU's 72 nodes");
     auto out = dgx(name, 72 * su, 72, 2, rack, 144, 2);
     speeds(out.first, 450 * kGB, 100 * kGB);
     return out;
@@ -213,7 +213,7 @@ preset_candidate(const std::string& name, const std::vector<std::string>& settin
   if (name == "gb200-nvl72") {
     const std::int64_t racks = s.integer("racks", 1, 1024);
     if (racks > 8 && racks % 8)
-      fail_usage("--preset", "gb200-nvl72 racks must be 1..8 or a multiple of 8 (an SU)");
+      fail_usage("{preset}", "gb200-nvl72 racks must be 1..8 or a multiple of 8 (an SU)");
     ComposedParams c;
     c.domains = racks;
     c.domain_chips = 72;
@@ -231,7 +231,7 @@ preset_candidate(const std::string& name, const std::vector<std::string>& settin
   }
   if (name == "alibaba-hpn") {
     const std::int64_t segments = s.integer("segments", 1, 15), rack = s.integer("rack", 1, 128);
-    if (128 % rack) fail_usage("--preset", "alibaba-hpn rack must divide the segment's 128 hosts");
+    if (128 % rack) fail_usage("{preset}", "alibaba-hpn rack must divide the segment's 128 hosts");
     ComposedParams c;
     c.domains = 128 * segments;
     c.domain_chips = 8;
@@ -256,15 +256,15 @@ preset_candidate(const std::string& name, const std::vector<std::string>& settin
     auto out = torus_preset(name, shape, "2x2x1");
     const auto& dims = out.second.family_attrs["dimension_sizes"];
     if (dims.size() != 3)
-      fail_usage("--preset", name + " shape must have 3 dimensions, got '" + shape + "'");
+      fail_usage("{preset}", name + " shape must have 3 dimensions, got '" + shape + "'");
     for (const auto& d : dims)
       if (d.get<int>() % 4)
-        fail_usage("--preset", name + " shape must be whole 4x4x4 cubes, got '" + shape + "'");
+        fail_usage("{preset}", name + " shape must be whole 4x4x4 cubes, got '" + shape + "'");
     if (twist) {
       std::vector<int> S;
       for (const auto& d : dims) S.push_back(d.get<int>());
       const std::string why = twist_problem(S);
-      if (!why.empty()) fail_usage("--preset", name + " twist=1: " + why);
+      if (!why.empty()) fail_usage("{preset}", name + " twist=1: " + why);
     }
     const double link = name == "tpu-v4" ? 50 * kGB : 100 * kGB;
     for (LinkKind k : {LinkKind::C2C, LinkKind::B2B, LinkKind::R2R, LinkKind::P2P})

@@ -26,7 +26,8 @@ template <class F> std::string values_of(const Network& n, F field) {
 }
 
 const char* const kKeep = "; the document already holds a network, which topo-gen keeps as it is "
-                          "(add faults with --fail-*, or run topo-gen on the candidates document "
+                          "(add faults with {fail_link}, {fail_chip} and the like, or run topo-gen "
+                          "on the candidates document "
                           "to build another)";
 
 } // namespace
@@ -39,14 +40,14 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
     if (!same && c && list) {
       const Candidate* p = nullptr;
       try {
-        p = &pick_candidate(*list, *r.pick, "--pick");
+        p = &pick_candidate(*list, *r.pick, "{pick}");
       } catch (const Error&) {
         p = nullptr;
       }
       same = p && p->id == c->id;
     }
     if (!same)
-      fail_usage("--pick", "'" + *r.pick + "' is not the network's candidate (it was built from " +
+      fail_usage("{pick}", "'" + *r.pick + "' is not the network's candidate (it was built from " +
                                built + ")" + kKeep);
   }
   if (r.direct && !(c && c->family == r.direct->family && c->id == r.direct->id &&
@@ -62,13 +63,13 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
   for (const Link& l : n.links) {
     const bool nic = is_nic_link(n, l.a, l.b, l.kind);
     if (auto bw = r.link_bandwidth.of(l.kind, nic); bw && l.bandwidth_bytes_per_s != *bw)
-      fail_usage("--link-bw",
+      fail_usage("{link_bw}",
                  number(*bw) + " bytes/s is not the " + whose(r.link_bandwidth, l.kind) +
                      " bandwidth (its links have " +
                      values_of(n, [](const Link& k) { return k.bandwidth_bytes_per_s; }) +
                      " bytes/s)" + kKeep);
     if (auto lat = r.link_latency.of(l.kind, nic); lat && l.latency_s != *lat)
-      fail_usage("--link-latency", number(*lat) + " s is not the " + whose(r.link_latency, l.kind) +
+      fail_usage("{link_latency}", number(*lat) + " s is not the " + whose(r.link_latency, l.kind) +
                                        " latency (its links have " +
                                        values_of(n, [](const Link& k) { return k.latency_s; }) +
                                        " s)" + kKeep);
@@ -77,7 +78,7 @@ void check_build_agrees(const Network& n, const Candidate* c, const CandidateLis
     const json& a = n.metrics.family_attrs;
     const bool twisted = a.is_object() && a.contains("twisted") && a["twisted"] == true;
     if (!twisted)
-      fail_usage("--twist", "the network (" + n.family + ") is not a twisted torus" + kKeep);
+      fail_usage("{twist}", "the network (" + n.family + ") is not a twisted torus" + kKeep);
   }
 }
 

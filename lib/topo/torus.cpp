@@ -166,7 +166,7 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
   const auto& S = p.dimension_sizes;
   const auto& B = p.board_shape;
   if (o.twist)
-    if (auto why = twist_problem(S); !why.empty()) fail_infeasible("--twist", why);
+    if (auto why = twist_problem(S); !why.empty()) fail_infeasible("{twist}", why);
   TorusGeometry g(S);
   const int D = g.dims();
   Network n;

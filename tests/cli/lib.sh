@@ -32,6 +32,8 @@ expect_exit() {
   if [ -s "$T/out" ]; then fail "$* : wrote to stdout on error"; return 0; fi
   if [ "$(grep -c '' "$T/err")" != 1 ]; then fail "$* : stderr is not one line: $(cat "$T/err")"; return 0; fi
   if ! grep -q "^$tool: error: " "$T/err"; then fail "$* : stderr lacks '$tool: error: ': $(cat "$T/err")"; return 0; fi
+  # The library names parameters as {name}; the tool must have spelled every one as its option.
+  if grep -qE '\{[a-z][a-z0-9_]*\}' "$T/err"; then fail "$* : a parameter left unspelled: $(cat "$T/err")"; return 0; fi
   pass
 }
 

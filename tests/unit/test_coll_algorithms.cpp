@@ -904,7 +904,7 @@ TEST_CASE("infeasible requests", "[coll-alg]") {
     }
     // HalfRing implements all-to-all only (docs/algorithms.md §HalfRing).
     for (const char* c : {"all-reduce", "reduce-scatter", "all-gather"})
-      CHECK(infeasible(net, none, "halfring", dims, c).find("--collective") != std::string::npos);
+      CHECK(infeasible(net, none, "halfring", dims, c).find("{collective}") != std::string::npos);
   }
   // Networks that are no regular torus: a mesh, a twisted torus.
   const topo::Network mesh = test::grid_network("mesh", {4, 4}, {1, 1});

@@ -120,7 +120,7 @@ TEST_CASE("export: format names round-trip; an unknown one is a usage error", "[
     parse_export_format("svg");
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.where() == "--format");
+    CHECK(e.where() == "{format}");
     std::string msg = e.what();
     for (const char* f : {"svg", "json", "networkx", "graphml", "dot", "booksim"})
       CHECK(msg.find(f) != std::string::npos);

@@ -415,11 +415,11 @@ TEST_CASE("options that would rebuild a kept network must agree with it", "[inte
       CHECK(e.where() == where);
     }
   };
-  refused([](BuildRequest& q) { q.link_bandwidth.every = 50e9; }, "--link-bw");
-  refused([](BuildRequest& q) { q.link_latency.every = 1e-6; }, "--link-latency");
-  refused([](BuildRequest& q) { q.pick.emplace("torus:4x8x4/b2x2x2"); }, "--pick");
+  refused([](BuildRequest& q) { q.link_bandwidth.every = 50e9; }, "{link_bw}");
+  refused([](BuildRequest& q) { q.link_latency.every = 1e-6; }, "{link_latency}");
+  refused([](BuildRequest& q) { q.pick.emplace("torus:4x8x4/b2x2x2"); }, "{pick}");
   refused([](BuildRequest& q) { q.pick.emplace(1, '0'); },
-          "--pick"); // no list to look the index up in
+          "{pick}"); // no list to look the index up in
   refused(
       [&](BuildRequest& q) {
         q.direct = torus_from_shape("4x4x8", "t").second;

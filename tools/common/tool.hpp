@@ -23,6 +23,38 @@
 
 namespace icnkit::tool {
 
+// The library names a command-line parameter in braces, {fail_link} (core/error.hpp); a tool
+// spells it as its option, --fail-link. Braces around anything else are left as they are.
+inline std::string spell_options(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  auto lower = [](char ch) { return ch >= 'a' && ch <= 'z'; };
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t j = i + 1;
+    if (text[i] == '{' && j < text.size() && lower(text[j])) {
+      while (j < text.size() &&
+             (lower(text[j]) || (text[j] >= '0' && text[j] <= '9') || text[j] == '_'))
+        ++j;
+      if (j < text.size() && text[j] == '}') {
+        out += "--";
+        for (std::size_t k = i + 1; k < j; ++k) out += text[k] == '_' ? '-' : text[k];
+        i = j + 1;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+// Every string of a JSON value spelled for this command line (spell_options).
+inline void spell_options(json& j) {
+  if (j.is_string())
+    j = spell_options(j.get<std::string>());
+  else if (j.is_structured())
+    for (json& v : j) spell_options(v);
+}
+
 struct Common {
   std::string name;
   std::vector<std::string> argv;
@@ -56,7 +88,8 @@ inline void table_format(Common& c, std::string& format, SummarySection s) {
 }
 
 inline void warn(const Common& c, const std::string& msg) {
-  std::fprintf(stderr, "%s: warning: %s\n", c.name.c_str(), escape_control(msg).c_str());
+  std::fprintf(stderr, "%s: warning: %s\n", c.name.c_str(),
+               escape_control(spell_options(msg)).c_str());
 }
 
 // --- Verdicts and --strict -------------------------------------------------------------------
@@ -173,6 +206,7 @@ inline void print_description(CLI::App& app, const Common& c) {
   json d = {{"tool", c.name}};
   json reg = c.describe_json();
   for (auto it = reg.begin(); it != reg.end(); ++it) d[it.key()] = it.value();
+  spell_options(d);
   write_output(c.output, as_json ? d.dump(2) + "\n" : describe_text(d));
 }
 
@@ -296,6 +330,10 @@ inline int run(const char* name, const char* description, int argc, char** argv,
     for (std::size_t k = 0; k < c.argv.size(); ++k)
       if (!is_utf8(c.argv[k])) fail_usage("argument " + std::to_string(k + 1), "is not UTF-8 text");
     setup(app, c);
+    // Help texts that come from the library's registries name parameters in braces.
+    app.description(spell_options(app.get_description()));
+    app.footer(spell_options(app.get_footer()));
+    for (CLI::Option* o : app.get_options()) o->description(spell_options(o->get_description()));
     detail::make_integers_strict(app);
     app.allow_extras(); // collected below, to suggest the option a typo meant
     try {
@@ -321,7 +359,7 @@ inline int run(const char* name, const char* description, int argc, char** argv,
     body(c);
     return 0;
   } catch (const Error& e) {
-    error_line(e.where(), e.what());
+    error_line(spell_options(e.where()), spell_options(e.what()));
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     error_line("", "out of memory");

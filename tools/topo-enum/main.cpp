@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
                        "must be none, full-mesh, ring or torus, got '" + ibt + "'");
           ctx.intra_board_topo = *t;
         }
-        topo::validate(ctx, ErrorKind::Usage, "--");
+        topo::validate(ctx, ErrorKind::Usage, "");
         if (limit < 1) fail_usage("--limit", "must be at least 1");
         std::vector<const topo::Family*> fams;
         if (family == "all")

@@ -10,16 +10,16 @@ void validate(const RouterParams& p) {
       fail_usage(opt, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
                           " (got " + std::to_string(v) + ")");
   };
-  range(p.vcs, 1, 64, "--vcs");
-  range(p.buffer_flits, 1, 4096, "--buffer-flits");
-  range(p.routing_delay, 0, 64, "--routing-delay");
-  range(p.va_delay, 1, 64, "--va-delay");
-  range(p.sa_delay, 1, 64, "--sa-delay");
-  range(p.st_delay, 0, 64, "--st-delay");
-  range(p.credit_delay, 1, 64, "--credit-delay");
-  range(p.alloc_iters, 1, 16, "--alloc-iters");
-  range(p.injection_latency, 1, 1 << 16, "--injection-latency");
-  range(p.endpoint_ports, 0, 64, "--endpoint-ports");
+  range(p.vcs, 1, 64, "{vcs}");
+  range(p.buffer_flits, 1, 4096, "{buffer_flits}");
+  range(p.routing_delay, 0, 64, "{routing_delay}");
+  range(p.va_delay, 1, 64, "{va_delay}");
+  range(p.sa_delay, 1, 64, "{sa_delay}");
+  range(p.st_delay, 0, 64, "{st_delay}");
+  range(p.credit_delay, 1, 64, "{credit_delay}");
+  range(p.alloc_iters, 1, 16, "{alloc_iters}");
+  range(p.injection_latency, 1, 1 << 16, "injection_latency");
+  range(p.endpoint_ports, 0, 64, "{endpoint_ports}");
 }
 
 std::string describe(const RouterParams& p) {

@@ -30,9 +30,9 @@ struct FlowState {
 ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* routes,
                     const ReplayParams& P, int threads, Progress* progress) {
   if (P.flit_bytes < 1 || P.packet_bytes < P.flit_bytes || P.packet_bytes % P.flit_bytes != 0)
-    fail_usage("--packet-bytes", "must be a positive multiple of --flit-bytes");
+    fail_usage("{packet_bytes}", "must be a positive multiple of {flit_bytes}");
   if (P.packet_bytes / P.flit_bytes > 65535)
-    fail_usage("--packet-bytes", "a packet has at most 65535 flits");
+    fail_usage("{packet_bytes}", "a packet has at most 65535 flits");
   if (P.window < 1) fail_usage("flit", "the injection window is at least one packet");
   const std::vector<StepInfo>& steps = program.steps();
   const std::size_t S = steps.size();
@@ -60,7 +60,7 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
 
   const std::int64_t engine_bytes = f.engine_bytes();
   if (engine_bytes > P.max_bytes)
-    fail_infeasible("--max-memory", "the replay needs about " + format_mib(engine_bytes) +
+    fail_infeasible("{max_memory}", "the replay needs about " + format_mib(engine_bytes) +
                                         " for the routers' buffers alone, above the bound of " +
                                         format_mib(P.max_bytes));
 
@@ -105,7 +105,7 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
         continue;
       }
       if (engine_bytes + (live_flows + 1) * kReplayBytesPerFlow > P.max_bytes)
-        fail_infeasible("--max-memory",
+        fail_infeasible("{max_memory}",
                         "the replay needs more than " +
                             format_mib(engine_bytes + (live_flows + 1) * kReplayBytesPerFlow) +
                             " (routers' buffers " + format_mib(engine_bytes) + ", " +

@@ -40,9 +40,9 @@ double zero_load_cycles(const RouterParams& p, bool chips_route, int hops,
 RunResult run_once(const Fabric& f, const Pattern& pattern, const TrafficParams& traffic,
                    const MeasureParams& m, Progress* progress, int threads) {
   if (!(traffic.rate >= 0) || traffic.rate > 1)
-    fail_usage("--rate", "the offered load must be within [0, 1] flits per node per cycle");
+    fail_usage("{rate}", "the offered load must be within [0, 1] flits per node per cycle");
   if (traffic.packet_flits < 1 || traffic.packet_flits > 65535)
-    fail_usage("--packet-flits", "must be between 1 and 65535");
+    fail_usage("{packet_flits}", "must be between 1 and 65535");
   const topo::Network& n = f.network();
   const RouterParams& P = f.params();
   Engine e(f, engine_parts(f, threads), m.seed);
@@ -246,7 +246,7 @@ SaturationSearch find_saturation(const Fabric& f, const Pattern& pattern,
   t0.rate = zero_load_rate;
   RunResult zero = run_once(f, pattern, t0, m, nullptr, std::max(1, threads));
   if (zero.status != "ok" || zero.packets_measured == 0)
-    fail_infeasible("--find-saturation", "the network is not stable even at " +
+    fail_infeasible("{find_saturation}", "the network is not stable even at " +
                                              std::to_string(zero_load_rate) +
                                              " flits/node/cycle (" + zero.status + ")");
   s.zero_load_latency = zero.latency.mean;

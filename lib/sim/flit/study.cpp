@@ -46,12 +46,12 @@ std::vector<int> link_latencies(const topo::Network& n, const LinkLatencySpec& s
     break;
   case LinkLatencyRule::Document: {
     const double bw = fastest_link_bandwidth(n);
-    if (!(bw > 0)) fail_infeasible("--link-latency-cycles", "the network has no link bandwidth");
+    if (!(bw > 0)) fail_infeasible("{link_latency_cycles}", "the network has no link bandwidth");
     const double cycle_s = static_cast<double>(flit_bytes) / bw;
     for (std::size_t k = 0; k < n.links.size(); ++k) {
       const double c = std::round(n.links[k].latency_s / cycle_s);
       if (c > 65536)
-        fail_infeasible("--link-latency-cycles",
+        fail_infeasible("{link_latency_cycles}",
                         "link " + std::to_string(k) + "'s latency is " + std::to_string(c) +
                             " cycles at this clock (at most 65536): use larger flits or a "
                             "fixed latency");
