@@ -151,7 +151,6 @@ const std::vector<Algorithm>& algorithms() {
         "IEEE TC 1987; tie by parity as TPU v4 (Jouppi et al., ISCA 2023; NSDI 2024)";
     dor.params = {
         {"dimension_order",
-         "--dim-order",
          ParamType::IntList,
          "order in which the dimensions are finished",
          json(nullptr),
@@ -160,7 +159,6 @@ const std::vector<Algorithm>& algorithms() {
          "a permutation of 0..D-1",
          ""},
         {"tie",
-         "--tie",
          ParamType::Choice,
          "direction on a half-way tie of an even ring: parity = + from an even coordinate, - from "
          "an odd "
@@ -171,7 +169,6 @@ const std::vector<Algorithm>& algorithms() {
          "parity, plus",
          ""},
         {"dateline",
-         "--no-dateline",
          ParamType::Bool,
          "dateline VC classes on the torus: 2 VCs per channel, a packet moves to VC 1 on its "
          "dimension's wrap link (deadlock-free); false = 1 VC, which may deadlock (the checker "
@@ -183,7 +180,6 @@ const std::vector<Algorithm>& algorithms() {
          "Turn the dateline VCs off: 1 VC per channel instead of 2 dateline VC classes per "
          "dimension (VC 1 from the wrap link on); may deadlock, which the checker reports"},
         {"dateline_vc",
-         "--dateline-vc",
          ParamType::Choice,
          "which hops of a dimension take dateline VC 1: from-wrap = the wrap hop and those after "
          "it; whole-dimension = every hop of a dimension whose route wraps (BookSim's "
@@ -245,7 +241,6 @@ const std::vector<Algorithm>& algorithms() {
                         "Systems, IEEE Trans. Commun. 1981 (hop-count VC classes)";
     minimal.params = {
         {"paths",
-         "--paths",
          ParamType::Choice,
          "which minimal next hops are permitted: ecmp = all, in channel order (adaptive); random "
          "= all, one taken at random per packet and hop (oblivious; BookSim's nca on a "
@@ -256,7 +251,6 @@ const std::vector<Algorithm>& algorithms() {
          "ecmp, random, first",
          ""},
         {"vc_scheme",
-         "--vc-scheme",
          ParamType::Choice,
          "VC classes: hops = the k-th hop on VC k (as many classes as the longest minimal path; "
          "deadlock-free); none = one VC (the checker says whether it deadlocks)",
@@ -307,7 +301,6 @@ const std::vector<Algorithm>& algorithms() {
                      "High-Performance Network for Training LLMs with Trillion Parameters, 2023";
     rail.params = {
         {"rail_path",
-         "--rail-path",
          ParamType::Choice,
          "how traffic between domains reaches the destination's rail: pxn = through the source "
          "domain's scale-up first; rail-aligned = on the source's rail, through the destination "
@@ -379,7 +372,6 @@ json complete_params(const Algorithm& a, const json& given, const ParamErrors& e
     if (!a.param(it.key())) {
       ParamSpec unknown;
       unknown.name = it.key();
-      unknown.option = it.key();
       errors.fail(unknown, "algorithm '" + a.name + "' has no parameter '" + it.key() + "'");
     }
   for (auto& p : a.params) out[p.name] = given.contains(p.name) ? given[p.name] : p.default_value;
@@ -397,7 +389,6 @@ json describe() {
     json ps = json::array();
     for (auto& p : a.params)
       ps.push_back({{"name", p.name},
-                    {"option", p.option},
                     {"summary", p.meaning},
                     {"allowed", p.allowed},
                     {"default", p.default_text}});
@@ -407,25 +398,16 @@ json describe() {
   return {{"algorithms", algs}};
 }
 
-std::string param_help(const std::string& name) {
-  const ParamSpec* spec = nullptr;
-  std::vector<std::string> which;
+std::vector<ParamUse> parameters() {
+  std::vector<ParamUse> out;
   for (auto& a : algorithms())
-    if (const ParamSpec* p = a.param(name)) {
-      if (!spec) spec = p;
-      which.push_back(a.name);
+    for (auto& p : a.params) {
+      auto it = std::find_if(out.begin(), out.end(),
+                             [&](const ParamUse& u) { return u.spec->name == p.name; });
+      if (it == out.end()) it = out.insert(out.end(), ParamUse{&p, {}});
+      it->algorithms.push_back(a.name);
     }
-  if (!spec) return name;
-  if (spec->type == ParamType::Bool && !spec->flag_help.empty())
-    return spec->flag_help + " [" + join(which, ", ") + "]";
-  return spec->meaning + " [" + join(which, ", ") + "; allowed: " + spec->allowed +
-         "; default: " + spec->default_text + "]";
-}
-
-std::vector<std::string> param_choices(const std::string& name) {
-  for (auto& a : algorithms())
-    if (const ParamSpec* p = a.param(name)) return p->choices;
-  return {};
+  return out;
 }
 
 } // namespace icnkit::route

@@ -85,6 +85,14 @@ expect_ok topo-route --describe
 check "describe" grep -q 'dimension_order' "$T/out"
 expect_ok topo-route --help
 check "help pipeline" grep -q "topo-enum --n-chip 64 | topo-gen --pick 'torus:4x4x4/b2x2x2' | topo-route --algorithm dor" "$T/out"
+# Every routing parameter of the registry has its option (the tool derives them from it).
+cp "$T/out" "$T/help.txt"
+expect_ok topo-route --describe --format json
+opts=$(jget "$T/out" "' '.join(sorted({p['option'] for a in d['algorithms'] for p in a['parameters']}))")
+check "parameter options listed" [ "$opts" = "--dateline-vc --dim-order --no-dateline --paths --rail-path --tie --vc-scheme" ]
+for o in $opts; do
+  check "help has $o" grep -q -- "^  $o" "$T/help.txt"
+done
 
 # Errors: one line on stderr, nothing on stdout, the documented exit code.
 expect_exit 2 "$T/net.json" topo-route --algorithm teleport

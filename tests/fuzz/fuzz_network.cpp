@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& algs = route::algorithms();
   const route::Algorithm& a = algs[h % algs.size()];
   fuzz::attempt([&] {
-    route::ParamErrors cli{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+    route::ParamErrors cli{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
     json params = route::complete_params(a, json::object(), cli);
     route::require_connected(n, f);
     route::Built b = a.build(params, n, f, cli);

@@ -103,7 +103,7 @@ inline std::unique_ptr<route::RoutingFunction> build(const std::string& algorith
                                                      const topo::Network& n,
                                                      const topo::Faults& f = {},
                                                      const json& params = json::object()) {
-  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
   const route::Algorithm* a = route::find_algorithm(algorithm);
   REQUIRE(a != nullptr);
   return route::build_routing(*a, params, n, f, errors).fn;

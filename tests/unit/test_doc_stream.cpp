@@ -69,7 +69,7 @@ route::RoutingSection routing_of(const std::string& algorithm, const topo::Netwo
                                  const topo::Faults& f) {
   const route::Algorithm* a = route::find_algorithm(algorithm);
   REQUIRE(a != nullptr);
-  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
   route::Built b = route::build_routing(*a, json::object(), n, f, errors);
   route::RoutingSection s;
   s.algorithm = a->name;

@@ -20,7 +20,7 @@ namespace {
 std::unique_ptr<route::RoutingFunction> routing(const std::string& algorithm,
                                                 const topo::Network& n, const topo::Faults& f = {},
                                                 const json& params = json::object()) {
-  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
   const route::Algorithm* a = route::find_algorithm(algorithm);
   REQUIRE(a != nullptr);
   return route::build_routing(*a, params, n, f, errors).fn;

@@ -74,7 +74,7 @@ Network generated(const std::string& family, std::int64_t n_chip, const std::str
 
 // Builds a routing through the registry with its default parameters.
 void build(const std::string& algorithm, const Network& n) {
-  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
   route::build_routing(*route::find_algorithm(algorithm), json::object(), n, Faults{}, errors);
 }
 

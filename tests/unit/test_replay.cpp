@@ -234,7 +234,7 @@ TEST_CASE("replay: all-to-all over DOR and WFR delivers bytes / n to every order
   const topo::Faults one = link_faults(net, {"(1,1,1)-(2,1,1)"});
   for (const std::string alg : {"dor", "wfr"}) {
     const topo::Faults& f = alg == std::string("dor") ? topo::Faults{} : one;
-    route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }};
+    route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
     auto fn = route::build_routing(*route::find_algorithm(alg), json::object(), net, f, errors).fn;
     for (auto pattern : {sim::AllToAllPattern::Simultaneous, sim::AllToAllPattern::Pairwise}) {
       const double bytes = 64 * 1000.0;

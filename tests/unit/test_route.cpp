@@ -36,7 +36,7 @@ topo::Network torus(const std::vector<int>& S) {
 
 std::unique_ptr<RoutingFunction> dor(const topo::Network& n, json params = json::object(),
                                      const topo::Faults& f = {}) {
-  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
+  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.name; }};
   return build_routing(*find_algorithm("dor"), params, n, f, errors).fn;
 }
 
@@ -296,7 +296,7 @@ TEST_CASE("DOR: a failed chip is not demand, and blocks the paths through it", "
 
 TEST_CASE("DOR: parameters are checked through the registry", "[route]") {
   auto n = torus({4, 4, 4});
-  ParamErrors cli{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
+  ParamErrors cli{ErrorKind::Usage, [](const ParamSpec& p) { return p.name; }};
   const Algorithm& a = *find_algorithm("dor");
   auto code = [&](json params, const topo::Network& net) {
     try {
@@ -332,7 +332,7 @@ TEST_CASE("DOR: parameters are checked through the registry", "[route]") {
 
 TEST_CASE("routing section: round trip and strictness", "[route]") {
   auto n = torus({4, 4, 4});
-  ParamErrors cli{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
+  ParamErrors cli{ErrorKind::Usage, [](const ParamSpec& p) { return p.name; }};
   Built b =
       build_routing(*find_algorithm("dor"), {{"dateline", false}, {"tie", "plus"}}, n, {}, cli);
   RoutingSection s;

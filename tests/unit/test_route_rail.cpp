@@ -139,7 +139,7 @@ TEST_CASE("rail routing: a rail-only network is connected only through the scale
   // Minimal routing does not forward through chips: the rails never meet.
   auto minimal =
       route::build_routing(*route::find_algorithm("minimal"), json::object(), n, {},
-                           {ErrorKind::Usage, [](const route::ParamSpec& p) { return p.option; }});
+                           {ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }});
   CHECK(route::verify_routing(*minimal.fn, n, {}).unreachable_pairs == 144);
   const RailRouting pxn(n, {}, RailPath::Pxn);
   CHECK(route::verify_routing(pxn, n, {}).unreachable_pairs == 0);

@@ -22,7 +22,7 @@ namespace {
 
 std::unique_ptr<RoutingFunction> build(const std::string& algorithm, const topo::Network& n,
                                        const json& params) {
-  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.option; }};
+  ParamErrors errors{ErrorKind::Usage, [](const ParamSpec& p) { return p.name; }};
   return build_routing(*find_algorithm(algorithm), params, n, {}, errors).fn;
 }
 
