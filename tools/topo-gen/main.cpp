@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
       [&](CLI::App& app, tool::Common& c) { add_options(app, c, cli); },
       [&](tool::Common& c) {
         if (cli.list_presets) {
-          write_output(c.output, topo::list_presets());
+          write_output(c.output, tool::spell_options(topo::list_presets()));
           return;
         }
         tool::table_format(c, cli.format, SummarySection::Network);
