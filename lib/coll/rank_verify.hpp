@@ -19,7 +19,7 @@
 // complete (all-reduce, all-gather, broadcast), rank b its block b (reduce-scatter), the root
 // its buffer (reduce), or every item must sit at its destination, once (all-to-all).
 //
-// Two ways of simulating it, the verdict being the same (tests/unit/test_rank_verify.cpp):
+// Two ways of simulating it, the verdict being the same (tests/unit/coll/test_rank_verify.cpp):
 //  - General: every rank's state, n x blocks x n bits for reductions, in batches of blocks of
 //    32 MB (blocks never mix; n <= 16,384 and n x blocks x n <= 2^36 bits in all) and n x n item
 //    counts for all-to-all (n <= 4096).

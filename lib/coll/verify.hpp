@@ -16,9 +16,9 @@
 //     run in id order, which is a topological order; a step's transfers all read the state
 //     before the step (store-and-forward: what arrives in a step can only leave in a later step),
 //     and each must take an amount the sender holds in every interleaving of the group's lanes
-//     (verify.cpp: per lane the running change and its minimum; the initial amount plus the sum
-//     of the lanes' minima must stay >= 0). At the end every position must hold exactly one
-//     whole block from every origin, destined to itself, and nothing else.
+//     (verify_pieces.cpp: per lane the running change and its minimum; the initial amount plus
+//     the sum of the lanes' minima must stay >= 0). At the end every position must hold exactly
+//     one whole block from every origin, destined to itself, and nothing else.
 //  4. Links: no physical hop of any logical hop (one link; N-1 links at a fold; 3 links through
 //     a neighbouring ring) uses a failed link or touches a failed chip, and, unless the step
 //     says shared_links, no two hops of a step, over all rings, use the same directed link.

@@ -50,7 +50,7 @@ struct Document {
 // a JSON tree of it (~12x the text).
 Document parse_document(const std::string& text, const std::string& source);
 // The same reader over a whole JSON tree of the text: the reference parse_document is held to
-// (same document, same verdict and message on every input; tests/unit/test_doc_stream.cpp).
+// (same document, same verdict and message on every input; tests/unit/doc/test_doc_stream.cpp).
 Document parse_document_dom(const std::string& text, const std::string& source);
 std::string dump_document(const Document& d, bool pretty);
 

@@ -22,7 +22,7 @@
 // at least R), so the choice depends on (node, in_channel, D) only: source-independent, with no
 // header state. A chip-level shift dst = src + s is part of the port-level shift D' + s R,
 // which D-mod-k keeps contention-free on non-blocking trees (osr 1; tested on 2 and 3 layers,
-// boards of 1, 2 and 4 chips, chip radix 1, 2 and 4: tests/unit/test_routing_families.cpp).
+// boards of 1, 2 and 4 chips, chip radix 1, 2 and 4: tests/unit/route/test_routing_paths.cpp).
 // Deterministic, one VC: a packet goes up, then down, never up again, so the channel-dependency
 // graph is acyclic. No fault avoidance: pairs whose path crosses a failed link are reported
 // unreachable. A packet starting at a switch (--emit tables) takes j = D mod R.

@@ -30,7 +30,7 @@
 // instants are the same; and a channel's bytes are the same values added in the same order (the
 // transfers of a step in order, all flows of one transfer or one all-to-all carrying equal
 // bytes). The engine copies each representative's bytes to its orbit and counts flows times the
-// group's order: the result is the same bit for bit (tests/unit/test_sim_symmetry.cpp).
+// group's order: the result is the same bit for bit (tests/unit/sim/test_sim_symmetry.cpp).
 #pragma once
 #include "route/routing.hpp"
 #include "topo/network.hpp"

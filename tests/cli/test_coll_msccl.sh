@@ -1,4 +1,4 @@
-# coll-sched --format msccl: the verified schedule as MSCCL-IR XML (tests/unit/test_msccl.cpp
+# coll-sched --format msccl: the verified schedule as MSCCL-IR XML (tests/unit/coll/test_msccl.cpp
 # runs it through an interpreter); a format it does not know is a usage error (exit 2), a
 # schedule MSCCL-IR cannot express is infeasible (exit 4, one error line, nothing on stdout).
 source "$ICNKIT_SRC/tests/cli/lib.sh"
