@@ -26,13 +26,13 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
   validate(p_);
   classes_ = fn.vc_count();
   if (p_.vcs < classes_)
-    fail_infeasible("--vcs", "the routing needs " + std::to_string(classes_) +
+    fail_infeasible("{vcs}", "the routing needs " + std::to_string(classes_) +
                                  " VC classes, but routers have " + std::to_string(p_.vcs) +
                                  " VCs per port");
   if (link_latency.size() != n.links.size())
     fail_runtime("flit", "link latencies do not match the network's links");
   for (int l : link_latency)
-    if (l < 1) fail_usage("--link-latency-cycles", "link latencies must be at least 1 cycle");
+    if (l < 1) fail_usage("{link_latency_cycles}", "link latencies must be at least 1 cycle");
   const int V = p_.vcs, C = classes_;
   class_begin_.resize(z(C) + 1);
   for (int k = 0; k <= C; ++k) class_begin_[z(k)] = static_cast<std::uint16_t>(k * V / C);
