@@ -130,30 +130,22 @@ private:
 
   // A peer's connection belongs to one threadblock per direction; a threadblock free in that
   // direction takes it (the same peer's first, so an exchange shares one).
-  int send_tb(int g, int peer) {
+  int send_tb(int g, int peer) { return peer_tb(g, peer, true); }
+  int recv_tb(int g, int peer) { return peer_tb(g, peer, false); }
+  int peer_tb(int g, int peer, bool sending) {
     XGpu& x = gpus_[static_cast<std::size_t>(g)];
-    if (auto it = x.send_tb.find(peer); it != x.send_tb.end()) return it->second;
+    std::map<int, int>& mine = sending ? x.send_tb : x.recv_tb;
+    const std::map<int, int>& other = sending ? x.recv_tb : x.send_tb;
+    auto peer_of = [sending](auto& t) -> int& { return sending ? t.send : t.recv; };
+    if (auto it = mine.find(peer); it != mine.end()) return it->second;
     int tb = -1;
-    if (auto it = x.recv_tb.find(peer); it != x.recv_tb.end() && x.tbs[it->second].send < 0)
+    if (auto it = other.find(peer); it != other.end() && peer_of(x.tbs[it->second]) < 0)
       tb = it->second;
     for (std::size_t k = 0; tb < 0 && k < x.tbs.size(); ++k)
-      if (x.tbs[k].send < 0 && static_cast<int>(k) != x.local_tb) tb = static_cast<int>(k);
+      if (peer_of(x.tbs[k]) < 0 && static_cast<int>(k) != x.local_tb) tb = static_cast<int>(k);
     if (tb < 0) tb = new_tb(x, -1, -1);
-    x.tbs[static_cast<std::size_t>(tb)].send = peer;
-    x.send_tb[peer] = tb;
-    return tb;
-  }
-  int recv_tb(int g, int peer) {
-    XGpu& x = gpus_[static_cast<std::size_t>(g)];
-    if (auto it = x.recv_tb.find(peer); it != x.recv_tb.end()) return it->second;
-    int tb = -1;
-    if (auto it = x.send_tb.find(peer); it != x.send_tb.end() && x.tbs[it->second].recv < 0)
-      tb = it->second;
-    for (std::size_t k = 0; tb < 0 && k < x.tbs.size(); ++k)
-      if (x.tbs[k].recv < 0 && static_cast<int>(k) != x.local_tb) tb = static_cast<int>(k);
-    if (tb < 0) tb = new_tb(x, -1, -1);
-    x.tbs[static_cast<std::size_t>(tb)].recv = peer;
-    x.recv_tb[peer] = tb;
+    peer_of(x.tbs[static_cast<std::size_t>(tb)]) = peer;
+    mine[peer] = tb;
     return tb;
   }
 

@@ -83,6 +83,22 @@ std::string join_sizes(const std::vector<int>& v) {
   return s;
 }
 
+std::pair<std::int64_t, bool> grid_bisection_links(const std::vector<int>& S, int cuts_per_line) {
+  const std::int64_t n = product(S);
+  if (n <= 1) return {0, true};
+  std::int64_t best = INT64_MAX;
+  for (std::size_t d = 0; d < S.size(); ++d) {
+    std::int64_t cut = cuts_per_line * (n / S[d]);
+    if (S[d] % 2 != 0) {
+      std::vector<int> rest = S;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(d));
+      cut += grid_bisection_links(rest, cuts_per_line).first;
+    }
+    best = std::min(best, cut);
+  }
+  return {best, *std::max_element(S.begin(), S.end()) % 2 == 0};
+}
+
 std::string grid_candidate_id(const std::string& family, const GridParams& p) {
   return family + ":" + join_sizes(p.dimension_sizes) + "/b" + join_sizes(p.board_shape);
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace icnkit::topo {
@@ -34,6 +35,14 @@ std::string grid_candidate_id(const std::string& family, const GridParams& p);
 
 // The parameter space of the coordinate families, for --describe.
 std::string grid_parameters();
+
+// Links crossing a minimum balanced cut of a grid of shape S whose lines (rings of a torus,
+// paths of a mesh) are cut `cuts_per_line` times each (2 on a torus, 1 on a mesh), and whether
+// that is exact: cutting every line of dimension d in its middle halves the grid when S_d is
+// even (N/S_d lines); when S_d is odd the middle layer is split too (a "staircase" cut), adding
+// the bisection of that (D-1)-dimensional layer. The minimum over d is exact when the longest
+// dimension is even; otherwise it is an upper bound.
+std::pair<std::int64_t, bool> grid_bisection_links(const std::vector<int>& S, int cuts_per_line);
 
 // The warnings of the coordinate families, in order: asymmetric (max S / min S > 4),
 // degenerate-dimension (min S = 2).
@@ -69,5 +78,21 @@ void place_grid_chips(Network& n, const GridParams& p);
 
 // The smallest link bandwidth of the network (0 without links).
 double min_link_bandwidth(const Network& n);
+
+// What the coordinate families (torus, mesh) share: their scopes, chips as leaves, the
+// parameter space, attributes and warnings, the enumeration and the candidates. A family adds
+// its name and texts, its estimate, generation and check.
+class GridFamily : public Family {
+public:
+  std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
+  Leaf leaf() const override { return Leaf::Chip; }
+  std::string parameters() const override { return grid_parameters(); }
+  std::vector<std::string> attr_keys() const override { return {"dimension_sizes", "board_shape"}; }
+  const std::vector<std::string>& warning_names() const override { return grid_warning_names(); }
+  void enumerate(const Context& ctx, RunSink& out) const override { grid_runs(ctx, out); }
+  Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t) const override {
+    return grid_make(name(), ctx, r);
+  }
+};
 
 } // namespace icnkit::topo

@@ -75,24 +75,7 @@ std::string mesh_candidate_id(const GridParams& p) {
 }
 
 std::pair<std::int64_t, bool> mesh_bisection_links(const std::vector<int>& S) {
-  // Cutting every line of dimension d once, in its middle, splits the mesh into halves when
-  // S_d is even: N/S_d links. When S_d is odd the middle layer is split too (a "staircase"
-  // cut): each of its chips keeps one of its two dimension-d links uncut, so the cut is
-  // N/S_d plus the bisection of that (D-1)-dimensional layer. The minimum over d is exact
-  // (N/k_max) when the longest dimension is even; otherwise it is an upper bound.
-  std::int64_t n = product(S);
-  if (n <= 1) return {0, true};
-  std::int64_t best = INT64_MAX;
-  for (std::size_t d = 0; d < S.size(); ++d) {
-    std::int64_t cut = n / S[d];
-    if (S[d] % 2 != 0) {
-      std::vector<int> rest = S;
-      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(d));
-      cut += mesh_bisection_links(rest).first;
-    }
-    best = std::min(best, cut);
-  }
-  return {best, *std::max_element(S.begin(), S.end()) % 2 == 0};
+  return grid_bisection_links(S, 1); // a mesh's line is a path: one cut
 }
 
 GridParams parse_mesh_attrs(const Candidate& c, std::int64_t n_chip) {

@@ -71,7 +71,7 @@ GridParams parse_mesh_attrs(const Candidate& c, std::int64_t n_chip);
 // Error(Input) at the first field that differs.
 void check_mesh_links(const Network& n, const NetworkSite& at, const MeshGeometry& g);
 
-class MeshFamily : public Family {
+class MeshFamily : public GridFamily {
 public:
   std::string name() const override { return "mesh"; }
   std::string summary() const override {
@@ -80,15 +80,6 @@ public:
   }
   std::string reference() const override {
     return "topology-generation-spec v1.3.1 §Torus (a partial torus is a mesh, its own family)";
-  }
-  std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
-  Leaf leaf() const override { return Leaf::Chip; }
-  std::string parameters() const override { return grid_parameters(); }
-  std::vector<std::string> attr_keys() const override { return {"dimension_sizes", "board_shape"}; }
-  const std::vector<std::string>& warning_names() const override { return grid_warning_names(); }
-  void enumerate(const Context& ctx, RunSink& out) const override { grid_runs(ctx, out); }
-  Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t) const override {
-    return grid_make(name(), ctx, r);
   }
   Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;

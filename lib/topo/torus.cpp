@@ -10,24 +10,7 @@
 namespace icnkit::topo {
 
 std::pair<std::int64_t, bool> torus_bisection_links(const std::vector<int>& S) {
-  // Cutting every ring of dimension d twice splits the torus into halves when S_d is even:
-  // 2N/S_d links. When S_d is odd the middle layer is split too (a "staircase" cut), adding
-  // the bisection of that (D-1)-dimensional layer. The minimum over d is exact (the known
-  // 2N/k_max) when the longest dimension is even; otherwise it is an upper bound.
-  std::int64_t n = product(S);
-  if (n <= 1) return {0, true};
-  std::int64_t best = INT64_MAX;
-  for (std::size_t d = 0; d < S.size(); ++d) {
-    std::int64_t m = n / S[d];
-    std::int64_t cut = 2 * m;
-    if (S[d] % 2 != 0) {
-      std::vector<int> rest = S;
-      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(d));
-      cut += torus_bisection_links(rest).first;
-    }
-    best = std::min(best, cut);
-  }
-  return {best, *std::max_element(S.begin(), S.end()) % 2 == 0};
+  return grid_bisection_links(S, 2); // a torus's line is a ring: two cuts
 }
 
 std::string torus_candidate_id(const TorusParams& p) {

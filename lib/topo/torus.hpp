@@ -30,7 +30,7 @@ std::string twist_problem(const std::vector<int>& S);
 // also offset by +k (mod 2k) in every long dimension. S must be twistable.
 std::int64_t twisted_plus_neighbour(const TorusGeometry& g, std::int64_t id, int d);
 
-class TorusFamily : public Family {
+class TorusFamily : public GridFamily {
 public:
   std::string name() const override { return "torus"; }
   std::string summary() const override {
@@ -39,15 +39,6 @@ public:
   }
   std::string reference() const override {
     return "topology-generation-spec v1.3.1 §Torus; Google TPU v3/v4";
-  }
-  std::vector<Scope> scopes() const override { return {Scope::IntraRack, Scope::InterRack}; }
-  Leaf leaf() const override { return Leaf::Chip; }
-  std::string parameters() const override { return grid_parameters(); }
-  std::vector<std::string> attr_keys() const override { return {"dimension_sizes", "board_shape"}; }
-  const std::vector<std::string>& warning_names() const override { return grid_warning_names(); }
-  void enumerate(const Context& ctx, RunSink& out) const override { grid_runs(ctx, out); }
-  Candidate make(const Context& ctx, const CandidateRun& r, std::int64_t) const override {
-    return grid_make(name(), ctx, r);
   }
   Estimate estimate(const Context& ctx, const CandidateRun& r, std::int64_t) const override;
   Network generate(const Context& ctx, const Candidate& c, const GenerateOptions& o) const override;
