@@ -1,7 +1,5 @@
 #include "core/json_reader.hpp"
 
-#include "core/json_stream.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -90,7 +88,7 @@ std::string pointer_token(const std::string& key) {
 }
 
 ObjReader::ObjReader(const json& j, std::string source, std::string pointer,
-                     const StreamedArrays* streamed)
+                     const ArraySource* streamed)
     : j_(j), source_(std::move(source)), pointer_(std::move(pointer)), streamed_(streamed) {
   if (!j_.is_object()) fail_input(where(), "expected an object");
 }

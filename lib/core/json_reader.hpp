@@ -29,7 +29,25 @@ json parse_json(const std::string& text, const std::string& source);
 void precheck_json(const std::string& text, const std::string& source);
 [[noreturn]] void rethrow_json_error(const std::string& source);
 
-class StreamedArrays; // core/json_stream.hpp: arrays left in the text, read element by element
+class ObjReader;
+
+// Arrays a document leaves in its text instead of its tree, read element by element
+// (core/json_stream.hpp's StreamedArrays is the one there is). The reader sees only this.
+class ArraySource {
+public:
+  // Whether `v` stands for an array left in the text.
+  virtual bool is_placeholder(const json& v) const = 0;
+  // The array's elements in order, as ObjReader::for_each_object describes; `base` is the array's
+  // JSON pointer followed by '/'.
+  virtual void for_each(const json& placeholder, const std::string& source, const std::string& base,
+                        const std::function<void(std::size_t)>& count,
+                        const std::function<void(ObjReader&, std::size_t)>& each) const = 0;
+  // The array as a tree, built on first use and kept (for readers that want the whole array).
+  virtual const json& tree(const json& placeholder) const = 0;
+
+protected:
+  ~ArraySource() = default;
+};
 
 // Escapes one reference token of a JSON pointer (RFC 6901).
 std::string pointer_token(const std::string& key);
@@ -40,7 +58,7 @@ public:
   // `streamed`: the arrays `j` holds as placeholders (parse_json_streamed), read through
   // for_each_object without ever being a tree (other accessors build their tree on demand).
   ObjReader(const json& j, std::string source, std::string pointer,
-            const StreamedArrays* streamed = nullptr);
+            const ArraySource* streamed = nullptr);
 
   const std::string& source() const { return source_; }
   const std::string& pointer() const { return pointer_; }
@@ -90,7 +108,7 @@ private:
   void mark(const json* value);
   const json& value(const json& v) const; // v, or the tree of the streamed array v stands for
   std::vector<const json*> used_;
-  const StreamedArrays* streamed_ = nullptr;
+  const ArraySource* streamed_ = nullptr;
 };
 
 std::int64_t as_integer(const json& v, const std::string& where, std::int64_t lo = INT64_MIN,

@@ -21,7 +21,7 @@
 
 namespace icnkit {
 
-class StreamedArrays {
+class StreamedArrays final : public ArraySource {
 public:
   // `text` must outlive this object and every tree parse() returns. `pointers` are JSON pointers
   // of object members ("/network/links"); an array anywhere else, or a member at one of them that
@@ -34,15 +34,12 @@ public:
   // Parses the text (once per object). Every failure is parse_json's Error(Input) at `source`.
   json parse(const std::string& source);
 
-  // Whether `v` stands for an array left in the text.
-  bool is_placeholder(const json& v) const;
-  // The array's elements in order, as ObjReader::for_each_object describes; `base` is the array's
-  // JSON pointer followed by '/'.
+  // ArraySource (core/json_reader.hpp).
+  bool is_placeholder(const json& v) const override;
   void for_each(const json& placeholder, const std::string& source, const std::string& base,
                 const std::function<void(std::size_t)>& count,
-                const std::function<void(ObjReader&, std::size_t)>& each) const;
-  // The array as a tree, built on first use and kept (for readers that want the whole array).
-  const json& tree(const json& placeholder) const;
+                const std::function<void(ObjReader&, std::size_t)>& each) const override;
+  const json& tree(const json& placeholder) const override;
 
   // How many arrays parse() left in the text.
   std::size_t size() const { return arrays_.size(); }

@@ -380,27 +380,9 @@ std::optional<LoadReport> uniform_load_dor_symmetric(const DorRouting& fn, const
   return r;
 }
 
-namespace {
-
-class DorSymmetry final : public SymmetricAnalysis {
-public:
-  explicit DorSymmetry(const DorRouting& fn) : fn_(fn) {}
-  std::optional<Verification> verify(const topo::Network& n, const topo::Faults& f) const override {
-    return verify_dor_symmetric(fn_, n, f);
-  }
-  std::optional<LoadReport> uniform_load(const topo::Network& n,
-                                         const topo::Faults& f) const override {
-    return uniform_load_dor_symmetric(fn_, n, f);
-  }
-
-private:
-  const DorRouting& fn_;
-};
-
-} // namespace
-
 std::shared_ptr<const SymmetricAnalysis> DorRouting::symmetric_analysis() const {
-  return std::make_shared<DorSymmetry>(*this);
+  return std::make_shared<
+      SymmetricFunctions<DorRouting, verify_dor_symmetric, uniform_load_dor_symmetric>>(*this);
 }
 
 } // namespace icnkit::route

@@ -524,27 +524,10 @@ std::optional<LoadReport> uniform_load_minimal_symmetric(const MinimalRouting& f
   return r;
 }
 
-namespace {
-
-class MinimalSymmetry final : public SymmetricAnalysis {
-public:
-  explicit MinimalSymmetry(const MinimalRouting& fn) : fn_(fn) {}
-  std::optional<Verification> verify(const topo::Network& n, const topo::Faults& f) const override {
-    return verify_minimal_symmetric(fn_, n, f);
-  }
-  std::optional<LoadReport> uniform_load(const topo::Network& n,
-                                         const topo::Faults& f) const override {
-    return uniform_load_minimal_symmetric(fn_, n, f);
-  }
-
-private:
-  const MinimalRouting& fn_;
-};
-
-} // namespace
-
 std::shared_ptr<const SymmetricAnalysis> MinimalRouting::symmetric_analysis() const {
-  return std::make_shared<MinimalSymmetry>(*this);
+  return std::make_shared<
+      SymmetricFunctions<MinimalRouting, verify_minimal_symmetric, uniform_load_minimal_symmetric>>(
+      *this);
 }
 
 } // namespace icnkit::route

@@ -26,4 +26,22 @@ public:
                                                  const topo::Faults& f) const = 0;
 };
 
+// The analysis of a routing function Fn whose fast paths are two functions, Verify(fn, n, f) and
+// Load(fn, n, f) (DorRouting's and MinimalRouting's, in their symmetry files). Report is
+// LoadReport, a parameter only so that this header needs no complete LoadReport.
+template <class Fn, auto Verify, auto Load, class Report = LoadReport>
+class SymmetricFunctions final : public SymmetricAnalysis {
+public:
+  explicit SymmetricFunctions(const Fn& fn) : fn_(fn) {}
+  std::optional<Verification> verify(const topo::Network& n, const topo::Faults& f) const override {
+    return Verify(fn_, n, f);
+  }
+  std::optional<Report> uniform_load(const topo::Network& n, const topo::Faults& f) const override {
+    return Load(fn_, n, f);
+  }
+
+private:
+  const Fn& fn_;
+};
+
 } // namespace icnkit::route

@@ -138,40 +138,4 @@ Cost network_cost(const Network& n, const CostTable& t) {
   return c;
 }
 
-json to_json(const Cost& c) {
-  return {{"capex_usd", c.capex_usd},
-          {"watts", c.watts},
-          {"switches_usd", c.switches_usd},
-          {"nics_usd", c.nics_usd},
-          {"cables_usd", c.cables_usd},
-          {"switch_ports", c.switch_ports},
-          {"nic_ports", c.nic_ports},
-          {"traces", c.traces},
-          {"copper", c.copper},
-          {"optics", c.optics},
-          {"table", c.table}};
-}
-
-Cost parse_cost(ObjReader& r) {
-  Cost c;
-  auto nonneg = [&](const char* key) {
-    const double v = r.number(key);
-    if (!(v >= 0)) r.fail(key, "must not be negative");
-    return v;
-  };
-  c.capex_usd = nonneg("capex_usd");
-  c.watts = nonneg("watts");
-  c.switches_usd = nonneg("switches_usd");
-  c.nics_usd = nonneg("nics_usd");
-  c.cables_usd = nonneg("cables_usd");
-  c.switch_ports = r.integer("switch_ports", 0);
-  c.nic_ports = r.integer("nic_ports", 0);
-  c.traces = r.integer("traces", 0);
-  c.copper = r.integer("copper", 0);
-  c.optics = r.integer("optics", 0);
-  c.table = r.string("table");
-  r.done();
-  return c;
-}
-
 } // namespace icnkit::topo

@@ -15,7 +15,6 @@
 // modelled NVLink trunk is 5 ports of 800G). Failed links and chips still cost: they were
 // bought.
 #pragma once
-#include "core/json_reader.hpp"
 #include "topo/network.hpp"
 
 #include <string>
@@ -42,8 +41,5 @@ CostTable parse_cost_table(const std::string& csv, const std::string& source);
 
 // The cost of `n` under `t`. Items are counted in units of their speed class.
 Cost network_cost(const Network& n, const CostTable& t);
-
-json to_json(const Cost& c);
-Cost parse_cost(ObjReader& r);
 
 } // namespace icnkit::topo

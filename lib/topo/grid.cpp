@@ -70,19 +70,6 @@ std::vector<std::vector<int>> board_shapes(const std::vector<int>& S) {
   return out;
 }
 
-std::int64_t product(const std::vector<int>& v) {
-  return std::accumulate(v.begin(), v.end(), std::int64_t{1}, std::multiplies<>());
-}
-
-std::string join_sizes(const std::vector<int>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) s += 'x';
-    s += std::to_string(v[i]);
-  }
-  return s;
-}
-
 std::pair<std::int64_t, bool> grid_bisection_links(const std::vector<int>& S, int cuts_per_line) {
   const std::int64_t n = product(S);
   if (n <= 1) return {0, true};

@@ -6,6 +6,7 @@
 #include "topo/context.hpp"
 #include "topo/family.hpp"
 #include "topo/network.hpp"
+#include "topo/torus_geometry.hpp"
 
 #include <cstdint>
 #include <string>
@@ -26,9 +27,6 @@ std::vector<int> divisors(std::int64_t n);
 std::vector<std::vector<int>> ordered_factorisations(std::int64_t n, int dims);
 // Every board shape B with B_d | S_d and, when prod(B) > 1, max(B) <= 2 min(B).
 std::vector<std::vector<int>> board_shapes(const std::vector<int>& S);
-std::int64_t product(const std::vector<int>& v);
-// "4x4x2".
-std::string join_sizes(const std::vector<int>& v);
 
 // "FAMILY:4x4x4/b2x2x2".
 std::string grid_candidate_id(const std::string& family, const GridParams& p);

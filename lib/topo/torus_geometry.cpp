@@ -1,9 +1,24 @@
 #include "topo/torus_geometry.hpp"
 
 #include "core/error.hpp"
-#include "topo/grid.hpp"
+
+#include <functional>
+#include <numeric>
 
 namespace icnkit::topo {
+
+std::int64_t product(const std::vector<int>& v) {
+  return std::accumulate(v.begin(), v.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+std::string join_sizes(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
 
 TorusGeometry::TorusGeometry(std::vector<int> sizes) : sizes_(std::move(sizes)) {
   for (int s : sizes_) {

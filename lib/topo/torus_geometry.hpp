@@ -4,9 +4,14 @@
 #include "topo/network.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace icnkit::topo {
+
+// The number of chips of a shape, and the shape as people write it ("4x4x2").
+std::int64_t product(const std::vector<int>& v);
+std::string join_sizes(const std::vector<int>& v);
 
 // Tori of up to this many dimensions can be generated from a hand-written candidate (topo-enum
 // lists the spec's 2 and 3).

@@ -14,6 +14,7 @@
 #include "sim/analytic.hpp"
 #include "sim/traffic.hpp"
 
+#include "same_analytic.hpp"
 #include "support.hpp"
 #include <algorithm>
 #include <bit>
@@ -799,12 +800,7 @@ TEST_CASE("schedules between ranks by orbits: the quotient gives what every flow
       CHECK(whole.orbits() == nullptr);
       const sim::AnalyticResult rw = sim::simulate_analytic(whole, net, {});
       const sim::AnalyticResult rq = sim::simulate_analytic(quo, net, {});
-      CHECK(close(rq.time_s, rw.time_s, 1e-12));
-      CHECK(rq.flows == rw.flows);
-      REQUIRE(rq.channel_bytes.size() == rw.channel_bytes.size());
-      for (std::size_t ch = 0; ch < rw.channel_bytes.size(); ++ch)
-        CHECK(std::abs(rq.channel_bytes[ch] - rw.channel_bytes[ch]) <= 1e-9 * S);
-      CHECK(close(rq.max_utilisation, rw.max_utilisation, 1e-12));
+      test::check_same_analytic(rq, rw, S);
       if (const sim::FlowOrbits* o = quo.orbits()) {
         ++quotients;
         CHECK(o->multiplicity * 1 <= net.n_chip);

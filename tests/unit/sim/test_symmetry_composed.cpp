@@ -10,6 +10,7 @@
 #include "topo/composed.hpp"
 #include "topo/enumerate.hpp"
 
+#include "same_analytic.hpp"
 #include "support.hpp"
 #include <catch2/catch.hpp>
 #include <map>
@@ -87,10 +88,6 @@ std::vector<std::int64_t> channel_map(const topo::Network& n, const std::vector<
     }
   }
   return ch;
-}
-
-bool close(double got, double want, double rel) {
-  return std::abs(got - want) <= rel * std::abs(want);
 }
 
 } // namespace
@@ -196,12 +193,7 @@ TEST_CASE("composed networks: a program by orbits, fixed channels at 1/stabilize
         if (quo.orbits() && !quo.orbits()->stabilizer.empty()) stabilized = true;
         const sim::AnalyticResult rw = sim::simulate_analytic(whole, n, {});
         const sim::AnalyticResult rq = sim::simulate_analytic(quo, n, {});
-        CHECK(close(rq.time_s, rw.time_s, 1e-12));
-        CHECK(rq.flows == rw.flows);
-        REQUIRE(rq.channel_bytes.size() == rw.channel_bytes.size());
-        for (std::size_t ch = 0; ch < rw.channel_bytes.size(); ++ch)
-          CHECK(std::abs(rq.channel_bytes[ch] - rw.channel_bytes[ch]) <= 1e-9 * S);
-        CHECK(close(rq.max_utilisation, rw.max_utilisation, 1e-12));
+        test::check_same_analytic(rq, rw, S);
       }
     }
   }
