@@ -24,8 +24,6 @@ KNOWN = [
     {"core/json_reader", "core/json_stream"},
     {"topo/cost", "topo/network"},
     {"topo/grid", "topo/structure", "topo/torus_geometry"},
-    {"coll/dims", "coll/hops", "coll/plan", "coll/registry", "coll/ring", "coll/schedule"},
-    {"coll/auto", "coll/generate"},
 ]
 
 
