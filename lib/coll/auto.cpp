@@ -83,4 +83,11 @@ Schedule generate_auto(const Request& req, const topo::Network& net, const topo:
   return *best;
 }
 
+Schedule generate_or_auto(const Request& req, const topo::Network& net, const topo::Faults& faults,
+                          const route::RoutingFunction* fn) {
+  require_collective(req.collective, "{collective}");
+  if (req.algorithm == "auto") return generate_auto(req, net, faults, fn);
+  return generate(req, net, faults, fn);
+}
+
 } // namespace icnkit::coll

@@ -13,4 +13,9 @@ namespace icnkit::coll {
 Schedule generate_auto(const Request& req, const topo::Network& net, const topo::Faults& faults,
                        const route::RoutingFunction* fn);
 
+// The entry point of coll-sched: generate_auto() for --algorithm auto, generate() (generate.hpp)
+// for a named algorithm. An unknown collective is Error(Usage) naming "--collective" either way.
+Schedule generate_or_auto(const Request& req, const topo::Network& net, const topo::Faults& faults,
+                          const route::RoutingFunction* fn = nullptr);
+
 } // namespace icnkit::coll

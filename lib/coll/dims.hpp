@@ -1,8 +1,29 @@
 // Dimension schedulers: how the dimension plans (plan.hpp) of every chunk are placed in time.
 #pragma once
-#include "coll/registry.hpp"
+#include "coll/algorithm_info.hpp"
+#include "coll/plan.hpp"
+#include "coll/schedule.hpp"
+#include "topo/torus_geometry.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 namespace icnkit::coll {
+
+// What a dimension scheduler composes: one algorithm's ring plans over a torus.
+struct ComposeInput {
+  const AlgorithmInfo* algorithm = nullptr;
+  const topo::TorusGeometry* geometry = nullptr;
+  std::string collective;
+  std::int64_t bytes_per_node = 0;
+  // plans[op][dim] (op = PhaseOp as an index; empty for dimensions of size 1 and for the ops
+  // the collective does not use).
+  std::array<std::vector<DimPlan>, 3> plans;
+  int chunks = 1;        // for pipeline
+  bool lockstep = false; // a slot starts when the previous one has ended (faulty tori)
+};
 
 // Sequential: one chunk; dimension 0, then 1, then 2 ...
 Schedule compose_sequential(const ComposeInput& in);

@@ -1,6 +1,5 @@
 #include "coll/generate.hpp"
 
-#include "coll/auto.hpp"
 #include "coll/digest.hpp"
 #include "coll/in_network.hpp"
 #include "coll/rank_algorithms.hpp"
@@ -488,7 +487,6 @@ Schedule generate_ranks(const Request& req, const CollectiveInfo& col, const top
 Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults,
                   const route::RoutingFunction* fn) {
   const CollectiveInfo& col = require_collective(req.collective, "{collective}");
-  if (req.algorithm == "auto") return generate_auto(req, net, faults, fn);
   if (req.bytes_per_node <= 0) fail_usage("{bytes}", "must be a positive number of bytes");
   // Between ranks unless it is a torus algorithm's request (whose own checks then say why a
   // network or collective does not suit it).

@@ -46,6 +46,7 @@ bool torus_form(const Request& req, const topo::Network& net);
 // no fault at all) Error(Infeasible); a schedule that fails its own verification Error(Runtime).
 // The result carries its verification and network_fingerprint = net.fingerprint.
 // `fn`: the network's routing, which schedules between ranks need (Error(Input) without it).
+// --algorithm auto is generate_or_auto()'s (auto.hpp), which chooses by calling this one.
 Schedule generate(const Request& req, const topo::Network& net, const topo::Faults& faults,
                   const route::RoutingFunction* fn = nullptr);
 

@@ -1,6 +1,5 @@
 #include "coll/registry.hpp"
 
-#include "coll/dims.hpp"
 #include "coll/rank_algorithms.hpp"
 
 #include <algorithm>
@@ -88,16 +87,6 @@ std::string rotation_form(int D, int) {
 }
 
 } // namespace
-
-bool TorusForm::implements(const std::string& collective) const {
-  return std::find(collectives.begin(), collectives.end(), collective) != collectives.end();
-}
-bool RankForm::implements(const std::string& collective) const {
-  return std::find(collectives.begin(), collectives.end(), collective) != collectives.end();
-}
-bool AlgorithmInfo::implements(const std::string& collective) const {
-  return (torus && torus->implements(collective)) || (ranks && ranks->implements(collective));
-}
 
 const std::vector<CollectiveInfo>& collectives() {
   static const std::vector<CollectiveInfo> list = {

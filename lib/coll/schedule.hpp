@@ -190,9 +190,6 @@ Schedule with_bytes(const Schedule& s, std::int64_t bytes);
 bool uses_switch(const Schedule& s);
 
 json to_json(const Schedule& s);
-// Strict structural parse (unknown keys, bad ranges, non-dense step ids, `after` not earlier,
-// bytes inconsistent with fraction x block: Error(Input)). Semantic checks against the network
-// (delivery, faults, contention) are verify()'s job.
-Schedule parse_schedule(ObjReader& r);
+// parse_schedule, which checks the names against the registry: schedule_parse.hpp.
 
 } // namespace icnkit::coll

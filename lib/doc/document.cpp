@@ -1,5 +1,6 @@
 #include "doc/document.hpp"
 
+#include "coll/schedule_parse.hpp"
 #include "core/json_stream.hpp"
 #include "topo/invariants.hpp"
 #include "topo/network_json.hpp"

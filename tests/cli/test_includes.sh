@@ -3,10 +3,8 @@
 # (lib/route/verify.hpp + lib/route/verify.cpp = route/verify); unit A depends on unit B when one
 # of A's files has `#include "B.hpp"`. Two checks:
 # - files: no header includes itself through other headers (everywhere in lib/);
-# - units: no circle of units. None may pass through lib/route; the circles listed in KNOWN below
-#   (outside lib/route, left to their owners) are tolerated but must not grow, and any other circle
-#   fails with the #include lines that close it. A listed circle that is gone is reported, so the
-#   list can only shrink.
+# - units: no circle of units anywhere in lib/; a circle fails with the #include lines that
+#   close it.
 # docs/architecture.md ("Fast paths and reference paths") says how lib/route was made acyclic.
 source "$ICNKIT_SRC/tests/cli/lib.sh"
 exec </dev/null
@@ -17,13 +15,6 @@ import os, re, sys
 root = sys.argv[1]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 EXTS = (".hpp.in", ".hpp", ".h", ".cpp")
-STRICT = ("route/",)  # no circle may touch these
-# Circles outside lib/route at the time lib/route was made acyclic: tolerated while they do not
-# grow (a circle must lie inside one of these sets of units).
-KNOWN = [
-    {"coll/dims", "coll/hops", "coll/plan", "coll/registry", "coll/ring", "coll/schedule"},
-    {"coll/auto", "coll/generate"},
-]
 
 
 def unit(path):
@@ -122,22 +113,16 @@ else:
                 edges.setdefault((a, b), []).append(f"{p}:{line} #include \"{inc}\"")
     found = cycles(graph)
     for comp in found:
-        strict = any(u.startswith(STRICT) for u in comp)
-        if strict or not any(set(comp) <= k for k in KNOWN):
-            print("include circle" + (" through lib/route" if strict else "") + ":")
-            report(comp, edges)
-            failed = True
-    for k in KNOWN:
-        if not any(set(c) & k for c in found):
-            print("note: the known circle " + " ".join(sorted(k)) + " is gone: take it off KNOWN")
-    known = sum(1 for c in found if any(set(c) <= k for k in KNOWN))
-    print(f"{len(units)} units, {len(found)} circles ({known} known)")
+        print("include circle:")
+        report(comp, edges)
+        failed = True
+    print(f"{len(units)} units, {len(found)} circles")
 sys.exit(1 if failed else 0)
 EOF
 
 check "lib/: no header includes itself through other headers" \
   python3 "$T/includes.py" "$ICNKIT_SRC/lib" files
-check "lib/: no include circle of units (none through lib/route, no new one elsewhere)" \
+check "lib/: no include circle of units" \
   python3 "$T/includes.py" "$ICNKIT_SRC/lib" units
 
 # The checker itself, on a small tree.
@@ -162,16 +147,11 @@ printf '#pragma once\n#include "route/dor.hpp"\n' >"$T/lib/route/routing.hpp"
 check "checker: headers including each other are caught" \
   bash -c '! python3 "$1" "$2" files >/dev/null' _ "$T/includes.py" "$T/lib"
 printf '#pragma once\n' >"$T/lib/route/routing.hpp"
-# A known circle outside lib/route is tolerated; the same circle grown by one unit is not.
+# A circle outside lib/route is caught as well.
 printf '#pragma once\n' >"$T/lib/topo/network.hpp"
 printf '#include "topo/network.hpp"\n#include "topo/cost.hpp"\n' >"$T/lib/topo/network.cpp"
 printf '#pragma once\n#include "topo/network.hpp"\n' >"$T/lib/topo/cost.hpp"
-check "checker: a known circle is tolerated" \
-  bash -c 'python3 "$1" "$2" units >/dev/null' _ "$T/includes.py" "$T/lib"
-printf '#pragma once\n#include "topo/network.hpp"\n#include "topo/extra.hpp"\n' >"$T/lib/topo/cost.hpp"
-printf '#pragma once\n' >"$T/lib/topo/extra.hpp"
-printf '#include "topo/extra.hpp"\n#include "topo/cost.hpp"\n' >"$T/lib/topo/extra.cpp"
-check "checker: a known circle that grows is caught" \
+check "checker: a circle outside lib/route is caught" \
   bash -c '! python3 "$1" "$2" units >/dev/null' _ "$T/includes.py" "$T/lib"
 
 finish

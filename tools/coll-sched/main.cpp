@@ -1,4 +1,5 @@
 // coll-sched: schedule a collective on the document's torus network, verify it, add `schedule`.
+#include "coll/auto.hpp"
 #include "coll/digest.hpp"
 #include "coll/generate.hpp"
 #include "coll/msccl.hpp"
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
                                    " on the " + net.family + " runs between ranks");
         std::unique_ptr<route::RoutingFunction> fn;
         if (d.routing) fn = route::make_routing(*d.routing, net, d.faults_or_none());
-        d.schedule = coll::generate(req, net, d.faults_or_none(), fn.get());
+        d.schedule = coll::generate_or_auto(req, net, d.faults_or_none(), fn.get());
         d.report.reset();
         if (cli.format == "msccl")
           write_output(c.output, coll::to_msccl_xml(*d.schedule, d.schedule->collective + " " +

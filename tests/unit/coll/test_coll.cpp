@@ -6,6 +6,7 @@
 #include "coll/ring.hpp"
 #include "coll/rings.hpp"
 #include "coll/schedule.hpp"
+#include "coll/schedule_parse.hpp"
 #include "coll/verify.hpp"
 #include "doc/document.hpp"
 #include "topo/enumerate.hpp"

@@ -9,6 +9,7 @@
 #include "coll/ring.hpp"
 #include "coll/rings.hpp"
 #include "coll/schedule.hpp"
+#include "coll/schedule_parse.hpp"
 #include "coll/verify.hpp"
 #include "sim/analytic.hpp"
 #include "support.hpp"

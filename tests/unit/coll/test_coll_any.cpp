@@ -1,6 +1,7 @@
 // Collectives between ranks on switched and direct networks (coll/rank_*.hpp): the analytic
 // simulation of each algorithm against its closed form, written here from the algorithm's
 // definition (steps x (path latency + bytes / bandwidth)), and the ECMP split.
+#include "coll/auto.hpp"
 #include "coll/bound.hpp"
 #include "coll/expand.hpp"
 #include "coll/generate.hpp"
@@ -61,7 +62,7 @@ coll::Schedule schedule(const std::string& collective, const std::string& algori
   req.bytes_per_node = static_cast<std::int64_t>(bytes);
   req.chunks = chunks;
   req.root = root;
-  return coll::generate(req, net, faults, &fn);
+  return coll::generate_or_auto(req, net, faults, &fn);
 }
 
 double simulate(const std::string& collective, const std::string& algorithm,
@@ -208,7 +209,7 @@ TEST_CASE("auto tries a pipelined algorithm at several chunk counts and takes th
   req.algorithm = "auto";
   req.bytes_per_node = 1048576;
   req.chunks = 5;
-  const coll::Schedule s5 = coll::generate(req, net, {}, fn.get());
+  const coll::Schedule s5 = coll::generate_or_auto(req, net, {}, fn.get());
   REQUIRE(s5.selection);
   int chains = 0;
   for (const coll::Candidate& k : s5.selection->candidates)

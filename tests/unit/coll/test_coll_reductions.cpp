@@ -6,6 +6,7 @@
 #include "coll/expand.hpp"
 #include "coll/generate.hpp"
 #include "coll/schedule.hpp"
+#include "coll/schedule_parse.hpp"
 #include "coll/verify.hpp"
 #include "sim/analytic.hpp"
 #include "support.hpp"
