@@ -10,7 +10,10 @@ namespace icnkit::sim::flit {
 
 namespace {
 
-constexpr std::int64_t kDenseReach = 4096; // chips; above, reachability lives in a hash map
+// Reachability per ordered pair in 2 bits (32 pairs a word) up to this many chips (64 MiB at
+// 16,384 chips); above, in a hash map of the pairs seen (a uniform load of a large network
+// meets most pairs, and the map's ~50 bytes a pair outgrew the table well below this size).
+constexpr std::int64_t kDenseReach = 23170; // 23,170^2 / 4 bytes <= 128 MiB
 
 template <class T> std::size_t z(T v) {
   return static_cast<std::size_t>(v);
@@ -62,7 +65,7 @@ Engine::Engine(const Fabric& f, int threads, std::uint64_t seed)
   last_vc_.assign(NS, V_ - 1);
   ni_opts_.resize(NS);
   ni_active_.assign(NC, 0);
-  if (f.net_.n_chip <= kDenseReach) reach_.assign(NC * NC, 0);
+  if (f.net_.n_chip <= kDenseReach) reach_.assign((NC * NC + 31) / 32, 0);
 
   make_parts(threads);
 }
@@ -77,8 +80,14 @@ bool Engine::reachable(std::int64_t src, std::int64_t dst) {
     return p.delivered;
   };
   if (!reach_.empty()) {
-    std::uint8_t& r = reach_[z(src) * z(n.n_chip) + z(dst)];
-    if (r == 0) r = compute() ? 1 : 2;
+    const std::size_t pair = z(src) * z(n.n_chip) + z(dst);
+    std::uint64_t& w = reach_[pair / 32];
+    const unsigned shift = 2 * (pair % 32);
+    std::uint64_t r = w >> shift & 3;
+    if (r == 0) {
+      r = compute() ? 1 : 2;
+      w |= r << shift;
+    }
     return r == 1;
   }
   const std::uint64_t key = static_cast<std::uint64_t>(src) << 32 | static_cast<std::uint64_t>(dst);

@@ -263,8 +263,8 @@ private:
   void choose_at_random(std::vector<Opt>& opts, std::int64_t node);
 
   // Reachability per ordered pair of chips, found on first use: 0 unknown, 1 yes, 2 no.
-  // (dense below kDenseReach chips, else a hash map of the pairs seen).
-  std::vector<std::uint8_t> reach_;
+  // (2 bits a pair, 32 pairs a word, up to kDenseReach chips; else a hash map of the pairs seen).
+  std::vector<std::uint64_t> reach_;
   std::unordered_map<std::uint64_t, bool> reach_map_;
 };
 
