@@ -333,6 +333,22 @@ void start_items(Emitter& e, Items& it, int n, std::int64_t U) {
   }
 }
 
+// Every send of a step among n ranks of r, transfer by transfer and rank by rank: f(t, i, q)
+// for rank i's transfer t to its peer q (sends without a peer skipped), with `blocks` holding
+// the blocks it sends.
+template <class F>
+void for_each_send(const RankSchedule& r, const RankStep& step, std::int64_t n,
+                   std::vector<std::int64_t>& blocks, F&& f) {
+  for (const RankTransfer& t : step.transfers)
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (!sends(t, i)) continue;
+      const std::int64_t q = transfer_peer(r, t, i);
+      if (q < 0) continue;
+      transfer_blocks(r, t, i, blocks);
+      f(t, i, q);
+    }
+}
+
 std::string staged(const Schedule& s, const std::string& name); // below, with the ring form
 
 std::string rank_form(const Schedule& s, const std::string& name) {
@@ -375,22 +391,17 @@ std::string rank_form(const Schedule& s, const std::string& name) {
       rank_of[static_cast<std::size_t>(gpu[static_cast<std::size_t>(k)])] = k;
     for (const RankStep& step : order) {
       std::vector<Move> moves;
-      for (const RankTransfer& t : step.transfers)
-        for (std::int64_t i = 0; i < n; ++i) {
-          if (!sends(t, i)) continue;
-          const std::int64_t q = transfer_peer(r, t, i);
-          if (q < 0) continue;
-          transfer_blocks(r, t, i, blocks);
-          const int gi = gpu[static_cast<std::size_t>(i)];
-          std::vector<std::size_t> picked;
-          const auto& hv = it.held[static_cast<std::size_t>(gi)];
-          for (std::size_t k = 0; k < hv.size(); ++k)
-            if (!hv[k].taken && std::binary_search(blocks.begin(), blocks.end(),
-                                                   rank_of[static_cast<std::size_t>(hv[k].dest)]))
-              picked.push_back(k);
-          if (!picked.empty())
-            moves.push_back(it.take(gi, gpu[static_cast<std::size_t>(q)], std::move(picked)));
-        }
+      for_each_send(r, step, n, blocks, [&](const RankTransfer&, std::int64_t i, std::int64_t q) {
+        const int gi = gpu[static_cast<std::size_t>(i)];
+        std::vector<std::size_t> picked;
+        const auto& hv = it.held[static_cast<std::size_t>(gi)];
+        for (std::size_t k = 0; k < hv.size(); ++k)
+          if (!hv[k].taken && std::binary_search(blocks.begin(), blocks.end(),
+                                                 rank_of[static_cast<std::size_t>(hv[k].dest)]))
+            picked.push_back(k);
+        if (!picked.empty())
+          moves.push_back(it.take(gi, gpu[static_cast<std::size_t>(q)], std::move(picked)));
+      });
       e.step(moves);
       it.settle();
     }
@@ -428,20 +439,15 @@ std::string rank_form(const Schedule& s, const std::string& name) {
   }
   for (const RankStep& step : order) {
     std::vector<Move> moves;
-    for (const RankTransfer& t : step.transfers)
-      for (std::int64_t i = 0; i < n; ++i) {
-        if (!sends(t, i)) continue;
-        const std::int64_t q = transfer_peer(r, t, i);
-        if (q < 0) continue;
-        transfer_blocks(r, t, i, blocks);
-        Move m{gpu[static_cast<std::size_t>(i)], gpu[static_cast<std::size_t>(q)], t.reduce, {}};
-        std::vector<std::int64_t> at;
-        for (std::int64_t b : blocks)
-          for (int j = 0; j < f; ++j) at.push_back(chunk(b, j));
-        std::sort(at.begin(), at.end());
-        for (std::int64_t c : at) m.chunks.emplace_back(Loc{work, c}, Loc{work, c});
-        moves.push_back(std::move(m));
-      }
+    for_each_send(r, step, n, blocks, [&](const RankTransfer& t, std::int64_t i, std::int64_t q) {
+      Move m{gpu[static_cast<std::size_t>(i)], gpu[static_cast<std::size_t>(q)], t.reduce, {}};
+      std::vector<std::int64_t> at;
+      for (std::int64_t b : blocks)
+        for (int j = 0; j < f; ++j) at.push_back(chunk(b, j));
+      std::sort(at.begin(), at.end());
+      for (std::int64_t c : at) m.chunks.emplace_back(Loc{work, c}, Loc{work, c});
+      moves.push_back(std::move(m));
+    });
     e.step(moves);
   }
   if (work == 's')
@@ -685,19 +691,15 @@ std::string staged(const Schedule& s, const std::string& name) {
         const Rat blen = scale(whole.len, 1, m);
         for (const RankStep& step : r.steps) {
           ++key;
-          for (const RankTransfer& t : step.transfers)
-            for (std::int64_t i = 0; i < m; ++i) {
-              if (!sends(t, i)) continue;
-              const std::int64_t q = transfer_peer(r, t, i);
-              if (q < 0) continue;
-              transfer_blocks(r, t, i, blocks);
-              for (std::int64_t b : blocks)
-                pieces.push_back({key,
-                                  g[static_cast<std::size_t>(i)],
-                                  g[static_cast<std::size_t>(q)],
-                                  t.reduce,
-                                  {add(whole.lo, scale(blen, b, 1)), blen}});
-            }
+          for_each_send(r, step, m, blocks,
+                        [&](const RankTransfer& t, std::int64_t i, std::int64_t q) {
+                          for (std::int64_t b : blocks)
+                            pieces.push_back({key,
+                                              g[static_cast<std::size_t>(i)],
+                                              g[static_cast<std::size_t>(q)],
+                                              t.reduce,
+                                              {add(whole.lo, scale(blen, b, 1)), blen}});
+                        });
         }
         for (std::int64_t p = 0; p < m; ++p) {
           Span& h = have[static_cast<std::size_t>(g[static_cast<std::size_t>(p)])];

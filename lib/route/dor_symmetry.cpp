@@ -29,8 +29,16 @@ struct Leg {
 // table of every dimension.
 class DorTables {
 public:
-  // False when the symmetric path does not apply.
+  // The tables and the pairs the faults cut (cut()); false when the symmetric path does not
+  // apply.
   bool init(const DorRouting& fn, const topo::Network& n, const topo::Faults& f) {
+    return build(fn, n, f) && cut_pairs(cut_);
+  }
+  // Every pair (src * N + dst) whose fault-free route crosses a failed link, sorted.
+  const std::vector<std::uint64_t>& cut() const { return cut_; }
+
+private:
+  bool build(const DorRouting& fn, const topo::Network& n, const topo::Faults& f) {
     dor_ = &fn;
     if (!f.chips.empty()) return false;
     n_ = &n;
@@ -66,6 +74,7 @@ public:
     return build_legs(fn);
   }
 
+public:
   int dims() const { return D_; }
   int vcs() const { return vcs_; }
   std::int64_t chips() const { return N_; }
@@ -117,8 +126,8 @@ public:
     return false;
   }
 
-  // Every pair (src * N + dst) whose fault-free route crosses a failed link, sorted; false when
-  // they are more than kMaxCutPairs.
+private:
+  // The pairs cut() gives; false when they are more than kMaxCutPairs.
   bool cut_pairs(std::vector<std::uint64_t>& out) const {
     out.clear();
     if (!any_fault_) return true;
@@ -165,7 +174,6 @@ public:
     return true;
   }
 
-private:
   int key(int pos, int dir, int vc) const { return (pos * 2 + (dir > 0 ? 1 : 0)) * vcs_ + vc; }
 
   // Walks the routing function from every x to every t on the line of each dimension through
@@ -220,6 +228,7 @@ private:
   std::vector<char> blocked_;     // per channel: its link is down
   std::vector<char> line_faulty_; // per (line(u, a) * D + a): a link of that line is down
   bool any_fault_ = false;
+  std::vector<std::uint64_t> cut_;
   std::vector<std::vector<Leg>> legs_;           // per dimension, sorted by (key, t, x)
   std::vector<std::vector<std::int64_t>> start_; // per dimension, per key: first leg
 };
@@ -283,8 +292,7 @@ std::optional<Verification> verify_dor_symmetric(const DorRouting& fn, const top
                                                  const topo::Faults& f) {
   DorTables T;
   if (!T.init(fn, n, f)) return std::nullopt;
-  std::vector<std::uint64_t> cut;
-  if (!T.cut_pairs(cut)) return std::nullopt;
+  const std::vector<std::uint64_t>& cut = T.cut();
   const std::int64_t N = T.chips();
 
   Verification v;
@@ -332,8 +340,7 @@ std::optional<LoadReport> uniform_load_dor_symmetric(const DorRouting& fn, const
                                                      const topo::Faults& f) {
   DorTables T;
   if (!T.init(fn, n, f)) return std::nullopt;
-  std::vector<std::uint64_t> cut;
-  if (!T.cut_pairs(cut)) return std::nullopt;
+  const std::vector<std::uint64_t>& cut = T.cut();
   const std::int64_t N = T.chips();
   const topo::GridTables& tab = T.tab();
   const auto C = static_cast<std::size_t>(n.channel_count());

@@ -66,10 +66,11 @@ public:
   const MinimalOptions& options() const { return opt_; }
   // The longest minimal path between live chips.
   int longest() const { return longest_; }
-  // Networks with switches: the distances are kept per attachment (see above).
-  bool per_attachment() const { return !transit_; }
+  // Networks with switches: the distances are kept per attachment (see above), so the choices
+  // toward a chip depend only on its attachment.
+  bool routes_by_attachment() const override { return !transit_; }
   // A chip's attachment, -1 when the chip is down or has no live link to a switch.
-  std::int32_t attachment(std::int64_t chip) const {
+  std::int32_t attachment(std::int64_t chip) const override {
     return attachment_[static_cast<std::size_t>(chip)];
   }
 

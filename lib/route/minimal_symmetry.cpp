@@ -39,7 +39,7 @@ public:
   // False when the symmetric path does not apply.
   bool init(const MinimalRouting& fn, const topo::Network& n, const topo::Faults& f) {
     m_ = &fn;
-    if (!m_->per_attachment()) return false;
+    if (!m_->routes_by_attachment()) return false;
     n_ = &n;
     N_ = n.n_chip;
     S_ = static_cast<std::int64_t>(n.nodes.size()) - N_;

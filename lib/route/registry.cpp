@@ -126,6 +126,21 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   return s;
 }
 
+// A parameter taking one of `choices`, by default `def`: its default and its allowed values as
+// people read them are those.
+ParamSpec choice_param(std::string name, std::string meaning, const std::string& def,
+                       std::vector<std::string> choices) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.type = ParamType::Choice;
+  p.meaning = std::move(meaning);
+  p.default_value = json(def);
+  p.default_text = def;
+  p.allowed = join(choices, ", ");
+  p.choices = std::move(choices);
+  return p;
+}
+
 } // namespace
 
 const ParamSpec* Algorithm::param(const std::string& n) const {
@@ -158,16 +173,10 @@ const std::vector<Algorithm>& algorithms() {
          {},
          "a permutation of 0..D-1",
          ""},
-        {"tie",
-         ParamType::Choice,
-         "direction on a half-way tie of an even ring: parity = + from an even coordinate, - from "
-         "an odd "
-         "one (splits the traffic evenly); plus = always +",
-         json("parity"),
-         "parity",
-         {"parity", "plus"},
-         "parity, plus",
-         ""},
+        choice_param("tie",
+                     "direction on a half-way tie of an even ring: parity = + from an even "
+                     "coordinate, - from an odd one (splits the traffic evenly); plus = always +",
+                     "parity", {"parity", "plus"}),
         {"dateline",
          ParamType::Bool,
          "dateline VC classes on the torus: 2 VCs per channel, a packet moves to VC 1 on its "
@@ -179,16 +188,11 @@ const std::vector<Algorithm>& algorithms() {
          "true, false",
          "Turn the dateline VCs off: 1 VC per channel instead of 2 dateline VC classes per "
          "dimension (VC 1 from the wrap link on); may deadlock, which the checker reports"},
-        {"dateline_vc",
-         ParamType::Choice,
-         "which hops of a dimension take dateline VC 1: from-wrap = the wrap hop and those after "
-         "it; whole-dimension = every hop of a dimension whose route wraps (BookSim's "
-         "dim_order_torus); both deadlock-free",
-         json("from-wrap"),
-         "from-wrap",
-         {"from-wrap", "whole-dimension"},
-         "from-wrap, whole-dimension",
-         ""},
+        choice_param("dateline_vc",
+                     "which hops of a dimension take dateline VC 1: from-wrap = the wrap hop and "
+                     "those after it; whole-dimension = every hop of a dimension whose route wraps "
+                     "(BookSim's dim_order_torus); both deadlock-free",
+                     "from-wrap", {"from-wrap", "whole-dimension"}),
     };
     dor.build = build_dor;
     v.push_back(std::move(dor));
@@ -240,25 +244,16 @@ const std::vector<Algorithm>& algorithms() {
     minimal.reference = "Gunther, Prevention of Deadlocks in Packet-Switched Data Transport "
                         "Systems, IEEE Trans. Commun. 1981 (hop-count VC classes)";
     minimal.params = {
-        {"paths",
-         ParamType::Choice,
-         "which minimal next hops are permitted: ecmp = all, in channel order (adaptive); random "
-         "= all, one taken at random per packet and hop (oblivious; BookSim's nca on a "
-         "fat-tree); first = the first (deterministic)",
-         json("ecmp"),
-         "ecmp",
-         {"ecmp", "random", "first"},
-         "ecmp, random, first",
-         ""},
-        {"vc_scheme",
-         ParamType::Choice,
-         "VC classes: hops = the k-th hop on VC k (as many classes as the longest minimal path; "
-         "deadlock-free); none = one VC (the checker says whether it deadlocks)",
-         json("hops"),
-         "hops",
-         {"hops", "none"},
-         "hops, none",
-         ""},
+        choice_param("paths",
+                     "which minimal next hops are permitted: ecmp = all, in channel order "
+                     "(adaptive); random = all, one taken at random per packet and hop (oblivious; "
+                     "BookSim's nca on a fat-tree); first = the first (deterministic)",
+                     "ecmp", {"ecmp", "random", "first"}),
+        choice_param(
+            "vc_scheme",
+            "VC classes: hops = the k-th hop on VC k (as many classes as the longest minimal path; "
+            "deadlock-free); none = one VC (the checker says whether it deadlocks)",
+            "hops", {"hops", "none"}),
     };
     minimal.build = build_minimal;
     v.push_back(std::move(minimal));
@@ -300,16 +295,12 @@ const std::vector<Algorithm>& algorithms() {
     rail.reference = "NCCL PXN (PCI x NVLink, NCCL 2.12); Wang et al., Rail-only: A Low-Cost "
                      "High-Performance Network for Training LLMs with Trillion Parameters, 2023";
     rail.params = {
-        {"rail_path",
-         ParamType::Choice,
-         "how traffic between domains reaches the destination's rail: pxn = through the source "
-         "domain's scale-up first; rail-aligned = on the source's rail, through the destination "
-         "domain's scale-up last",
-         json("pxn"),
-         "pxn",
-         {"pxn", "rail-aligned"},
-         "pxn, rail-aligned",
-         ""},
+        choice_param(
+            "rail_path",
+            "how traffic between domains reaches the destination's rail: pxn = through the source "
+            "domain's scale-up first; rail-aligned = on the source's rail, through the destination "
+            "domain's scale-up last",
+            "pxn", {"pxn", "rail-aligned"}),
     };
     rail.build = build_rail;
     v.push_back(std::move(rail));

@@ -58,6 +58,14 @@ public:
   // minimal_symmetry.cpp), so neither verification nor load names an algorithm. A shared_ptr so
   // that this default needs no definition of SymmetricAnalysis.
   virtual std::shared_ptr<const SymmetricAnalysis> symmetric_analysis() const { return nullptr; }
+  // True when the network has switches and the choices toward a chip depend only on its
+  // attachment(), the set of live switches it links to (MinimalRouting's per-attachment
+  // distances): then the flows from one switch to chips of one attachment share their middle,
+  // which the flow spreading's switch-to-switch fast path (spread.hpp) reuses.
+  virtual bool routes_by_attachment() const { return false; }
+  // Where routes_by_attachment(): the chip's attachment, an id shared by the chips on the same
+  // live switches; -1 when the chip is down or has no live link to a switch.
+  virtual std::int32_t attachment(std::int64_t /*chip*/) const { return -1; }
 };
 
 struct Hop {

@@ -43,12 +43,11 @@ Spreader::Spreader(const RoutingFunction& fn, const topo::Network& n, const topo
                    down_chips_[static_cast<std::size_t>(n.channel_dst(c))];
   }
   slot_.assign(C, -1);
-  // Middles: minimal routing between switches, split, nothing down.
-  const auto* m = dynamic_cast<const MinimalRouting*>(&fn);
+  // Middles: a routing by attachment (minimal routing between switches), split, nothing down.
   const bool none_down =
       std::find(down_links_.begin(), down_links_.end(), 1) == down_links_.end() &&
       std::find(down_chips_.begin(), down_chips_.end(), 1) == down_chips_.end();
-  if (mode == Ecmp::Split && m && m->per_attachment() && !m->random_choice() && none_down) {
+  if (mode == Ecmp::Split && fn.routes_by_attachment() && !fn.random_choice() && none_down) {
     const auto N = static_cast<std::size_t>(n.n_chip);
     std::vector<int> links(N, 0);
     up_.assign(N, -1);
@@ -65,7 +64,7 @@ Spreader::Spreader(const RoutingFunction& fn, const topo::Network& n, const topo
       }
     for (std::size_t k = 0; k < N; ++k)
       if (links[k] != 1) up_[k] = down_[k] = -1;
-    minimal_ = m;
+    by_attachment_ = true;
   }
 }
 
@@ -80,11 +79,11 @@ void Spreader::spread(std::int64_t src, std::int64_t dst, Spread& out) {
     return;
   }
   if (mode_ == Ecmp::Hash) return follow(src, dst, true, out);
-  const std::int64_t first = minimal_ ? up_[static_cast<std::size_t>(src)] : -1;
-  const std::int64_t last = minimal_ ? down_[static_cast<std::size_t>(dst)] : -1;
+  const std::int64_t first = by_attachment_ ? up_[static_cast<std::size_t>(src)] : -1;
+  const std::int64_t last = by_attachment_ ? down_[static_cast<std::size_t>(dst)] : -1;
   if (first < 0 || last < 0) return fresh(src, dst, out);
   const auto key = static_cast<std::uint64_t>(n_.channel_dst(first)) << 32 |
-                   static_cast<std::uint32_t>(minimal_->attachment(dst));
+                   static_cast<std::uint32_t>(fn_.attachment(dst));
   if (auto it = middles_.find(key); it != middles_.end()) {
     out.channels.push_back(first);
     out.shares.push_back(1.0);

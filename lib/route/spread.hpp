@@ -11,7 +11,6 @@
 // Hash: one path per flow, each hop's choice drawn from the live ones by a hash of (seed,
 // source, destination, chip), as a switch's ECMP hash pins a flow to one path.
 #pragma once
-#include "route/minimal.hpp"
 #include "route/routing.hpp"
 #include "topo/faults.hpp"
 #include "topo/network.hpp"
@@ -36,12 +35,13 @@ struct Spread {
   std::string reason; // why not delivered
 };
 
-// Minimal routing on a network with switches, ECMP split, no faults: a flow between chips that
-// each have one link, to switches A and B, spreads as its first link, then what every such flow
-// from A to a chip on B does (the choices at switches depend only on the hops to B), then its
-// last link. Spreader keeps that middle per (A, B) and reuses it: the same channels, in the same
-// order, with the same shares as computing the pair afresh (tested), a million pairs' spreads on a
-// 1,024-chip dragonfly for the 16,900 switch pairs' cost.
+// A routing by attachment (RoutingFunction::routes_by_attachment(): minimal routing on a network
+// with switches), ECMP split, no faults: a flow between chips that each have one link, to
+// switches A and B, spreads as its first link, then what every such flow from A to a chip on B
+// does (the choices at switches depend only on the hops to B), then its last link. Spreader keeps
+// that middle per (A, B) and reuses it: the same channels, in the same order, with the same shares
+// as computing the pair afresh (tested), a million pairs' spreads on a 1,024-chip dragonfly for the
+// 16,900 switch pairs' cost.
 class Spreader {
 public:
   Spreader(const RoutingFunction& fn, const topo::Network& n, const topo::Faults& f,
@@ -80,7 +80,7 @@ private:
   std::uint32_t seen_epoch_ = 0;
   // The middles (above), when they apply: per chip its one channel to a switch and back (-1 for
   // a chip with another number of links, or whose link is not to a switch).
-  const MinimalRouting* minimal_ = nullptr;
+  bool by_attachment_ = false;
   std::vector<std::int64_t> up_, down_;
   std::unordered_map<std::uint64_t, Middle> middles_;
   std::int64_t middle_channels_ = 0;

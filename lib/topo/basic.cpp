@@ -174,13 +174,7 @@ Network BasicFamily::generate(const Context& ctx, const Candidate& c,
   m.diameter = kind_ == BasicKind::SingleSwitch
                    ? switched_chip_diameter(n, e.diameter)
                    : eccentricity(n, 0); // rails x boards: vertex-transitive
-  if (m.diameter != e.diameter || static_cast<std::int64_t>(n.links.size()) != e.link_count)
-    fail_runtime(name() + " metrics", "built diameter " + std::to_string(m.diameter) + " / " +
-                                          std::to_string(n.links.size()) + " links, closed forms " +
-                                          std::to_string(e.diameter) + " / " +
-                                          std::to_string(e.link_count));
-  m.link_count = e.link_count;
-  m.switch_count = e.switch_count;
+  check_closed_forms(n, e, name(), m.diameter == e.diameter);
   const IntraBoardTopo t = ctx.intra_board_topo;
   const std::int64_t N = ctx.n_chip;
   switch (kind_) {

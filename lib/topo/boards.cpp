@@ -1,6 +1,8 @@
 #include "topo/boards.hpp"
 
+#include "core/error.hpp"
 #include "topo/enumerate.hpp"
+#include "topo/metrics.hpp"
 
 #include <algorithm>
 
@@ -194,6 +196,27 @@ std::int64_t product_edge_connectivity(std::int64_t fam_lambda, std::int64_t fam
   if (chips_per_board == 1) return fam_lambda;
   const std::int64_t deg = intra_board_degree(t, chips_per_board);
   return std::min({fam_lambda * chips_per_board, deg * boards, fam_degree + deg});
+}
+
+void check_closed_forms(Network& n, const Estimate& e, const std::string& family,
+                        bool diameter_ok) {
+  Metrics& m = n.metrics;
+  if (!diameter_ok || static_cast<std::int64_t>(n.links.size()) != e.link_count)
+    fail_runtime(family + " metrics", "built diameter " + std::to_string(m.diameter) + " / " +
+                                          std::to_string(n.links.size()) + " links, closed forms " +
+                                          std::to_string(e.diameter) + " / " +
+                                          std::to_string(e.link_count));
+  m.link_count = e.link_count;
+  m.switch_count = e.switch_count;
+}
+
+void set_switched_metrics(Network& n, const Context& ctx, std::int64_t chips_per_board,
+                          const Estimate& e, const std::string& family, bool diameter_exact) {
+  Metrics& m = n.metrics;
+  m.diameter = switched_chip_diameter(n, 2);
+  check_closed_forms(n, e, family,
+                     diameter_exact ? m.diameter == e.diameter : m.diameter <= e.diameter);
+  m.path_diversity = ctx.chip_radix + intra_board_degree(ctx.intra_board_topo, chips_per_board);
 }
 
 } // namespace icnkit::topo

@@ -63,6 +63,18 @@ struct EndpointGraph {
 Network expand_boards(const Context& ctx, const GenerateOptions& o, const std::string& family,
                       std::int64_t chips_per_board, const EndpointGraph& g);
 
+// The end of a family's metrics that its closed forms give: Error(Runtime) naming
+// "`family` metrics" unless `diameter_ok` (the family's test of the built n.metrics.diameter
+// against e.diameter) holds and the network has e.link_count links; then the link and switch
+// counts of n.metrics from e.
+void check_closed_forms(Network& n, const Estimate& e, const std::string& family, bool diameter_ok);
+// The metrics of a switched board family's network (chips on switches and on their boards'
+// IntraBoardTopo only): the chip diameter (switched_chip_diameter), which must equal the closed
+// form e.diameter (`diameter_exact`) or not exceed it, checked with the counts as
+// check_closed_forms does, and the path diversity: a chip's radix plus its intra-board degree.
+void set_switched_metrics(Network& n, const Context& ctx, std::int64_t chips_per_board,
+                          const Estimate& e, const std::string& family, bool diameter_exact = true);
+
 // The chip-level node of endpoint-graph vertex v (its first chip for a board).
 inline std::int64_t chip_node(const EndpointGraph& g, std::int64_t chips_per_board,
                               std::int64_t v) {

@@ -226,17 +226,8 @@ Network FatTreeFamily::generate(const Context& ctx, const Candidate& c,
   }
   Network n = expand_boards(ctx, o, name(), C, g);
 
-  const Estimate e = closed_form(ctx, q);
+  set_switched_metrics(n, ctx, C, closed_form(ctx, q), name());
   Metrics& m = n.metrics;
-  m.diameter = switched_chip_diameter(n, 2);
-  if (m.diameter != e.diameter || static_cast<std::int64_t>(n.links.size()) != e.link_count)
-    fail_runtime("fat-tree metrics", "built diameter " + std::to_string(m.diameter) + " / " +
-                                         std::to_string(n.links.size()) + " links, closed forms " +
-                                         std::to_string(e.diameter) + " / " +
-                                         std::to_string(e.link_count));
-  m.link_count = e.link_count;
-  m.switch_count = e.switch_count;
-  m.path_diversity = ctx.chip_radix + intra_board_degree(ctx.intra_board_topo, C);
   // Bisection. osr = 1: a folded Clos with u = d is rearrangeably non-blocking, so every half
   // of the chips can send a permutation to the other half over disjoint links: N R / 2, met by
   // cutting the network between halves of the leaves / groups (even) or, with an odd count,

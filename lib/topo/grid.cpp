@@ -1,5 +1,6 @@
 #include "topo/grid.hpp"
 
+#include "core/error.hpp"
 #include "topo/structure.hpp"
 #include "topo/torus_geometry.hpp"
 
@@ -199,7 +200,11 @@ void check_grid_attrs(const ObjReader& r, const GridParams& p, std::int64_t n_ch
   if (chips_per_board != product(B)) fail_input(cpb_where, "must equal the product of board_shape");
 }
 
-void place_grid_chips(Network& n, const GridParams& p) {
+Network grid_network(const std::string& family, const Context& ctx, const GridParams& p) {
+  Network n;
+  n.family = family;
+  n.n_chip = ctx.n_chip;
+  n.chip_radix = ctx.chip_radix;
   const auto& S = p.dimension_sizes;
   const auto& B = p.board_shape;
   TorusGeometry g(S);
@@ -225,6 +230,7 @@ void place_grid_chips(Network& n, const GridParams& p) {
   for (auto& b : n.boards) rack.boards.push_back(b.id);
   n.racks.push_back(std::move(rack));
   n.pods.push_back({0, {0}});
+  return n;
 }
 
 void check_grid_chips(const Network& n, const NetworkSite& at, const GridParams& p) {
@@ -249,6 +255,17 @@ double min_link_bandwidth(const Network& n) {
   double min_bw = n.links.empty() ? 0.0 : n.links[0].bandwidth_bytes_per_s;
   for (auto& l : n.links) min_bw = std::min(min_bw, l.bandwidth_bytes_per_s);
   return min_bw;
+}
+
+void set_grid_closed_forms(Network& n, std::int64_t diameter, std::pair<std::int64_t, bool> cut) {
+  Metrics& m = n.metrics;
+  if (m.diameter != diameter)
+    fail_runtime(n.family + " metrics", "BFS diameter " + std::to_string(m.diameter) +
+                                            " != closed form " + std::to_string(diameter));
+  const auto [links_cut, exact] = cut;
+  m.bisection_links = links_cut;
+  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
+  m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
 }
 
 } // namespace icnkit::topo

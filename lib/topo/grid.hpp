@@ -69,13 +69,19 @@ void check_grid_attrs(const ObjReader& r, const GridParams& p, std::int64_t n_ch
 // board_shape gives it. The links are the family's to check.
 void check_grid_chips(const Network& n, const NetworkSite& at, const GridParams& p);
 
-// Fills n.nodes (chips 0..N-1 with coordinates, id = x0 + S0*(x1 + S1*x2)), n.boards (cube
-// packing: board coordinate x_d / B_d, numbered row-major with dimension 0 fastest), one rack
-// and one pod. n.n_chip must be prod(S).
-void place_grid_chips(Network& n, const GridParams& p);
+// A torus's or mesh's network of `family` before its links: n_chip (which must be prod(S)) and
+// chip_radix from the context, n.nodes (chips 0..N-1 with coordinates, id = x0 + S0*(x1 +
+// S1*x2)), n.boards (cube packing: board coordinate x_d / B_d, numbered row-major with
+// dimension 0 fastest), one rack and one pod.
+Network grid_network(const std::string& family, const Context& ctx, const GridParams& p);
 
 // The smallest link bandwidth of the network (0 without links).
 double min_link_bandwidth(const Network& n);
+// A regular torus's or mesh's closed forms: Error(Runtime) naming "<n.family> metrics" unless
+// the measured n.metrics.diameter is `diameter`; then the bisection of n.metrics from `cut`
+// (grid_bisection_links: the links crossing it and whether that is exact), each link of the
+// smallest bandwidth, "closed-form" when exact, else "heuristic".
+void set_grid_closed_forms(Network& n, std::int64_t diameter, std::pair<std::int64_t, bool> cut);
 
 // What the coordinate families (torus, mesh) share: their scopes, chips as leaves, the
 // parameter space, attributes and warnings, the enumeration and the candidates. A family adds

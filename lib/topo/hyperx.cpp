@@ -189,17 +189,8 @@ Network HyperXFamily::generate(const Context& ctx, const Candidate& c,
     }
   Network n = expand_boards(ctx, o, name(), C, g);
 
-  const Estimate e = closed_form(ctx, p, E);
+  set_switched_metrics(n, ctx, C, closed_form(ctx, p, E), name());
   Metrics& m = n.metrics;
-  m.diameter = switched_chip_diameter(n, 2);
-  if (m.diameter != e.diameter || static_cast<std::int64_t>(n.links.size()) != e.link_count)
-    fail_runtime("hyperx metrics", "built diameter " + std::to_string(m.diameter) + " / " +
-                                       std::to_string(n.links.size()) + " links, closed forms " +
-                                       std::to_string(e.diameter) + " / " +
-                                       std::to_string(e.link_count));
-  m.link_count = e.link_count;
-  m.switch_count = e.switch_count;
-  m.path_diversity = ctx.chip_radix + intra_board_degree(ctx.intra_board_topo, C);
   // Bisection: the best of the structural cuts, with a halving of every even dimension.
   std::vector<std::vector<char>> extra;
   const auto N = static_cast<std::size_t>(ctx.n_chip);

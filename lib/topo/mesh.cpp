@@ -97,46 +97,24 @@ Network MeshFamily::generate(const Context& ctx, const Candidate& c,
   const auto& B = p.board_shape;
   MeshGeometry g(S);
   const int D = g.dims();
-  Network n;
-  n.family = "mesh";
-  n.n_chip = ctx.n_chip;
-  n.chip_radix = ctx.chip_radix;
-  place_grid_chips(n, p); // chips, boards by cube packing, one rack, one pod
+  Network n = grid_network("mesh", ctx, p); // chips, boards by cube packing, one rack, one pod
 
   // One link per chip per dimension in + direction, except from the last coordinate; ids dense
   // in (chip, dimension) order (MeshGeometry::link gives the same id from the coordinates).
   n.links.reserve(static_cast<std::size_t>(g.link_count()));
   for (std::int64_t id = 0; id < n.n_chip; ++id)
-    for (int d = 0; d < D; ++d) {
-      if (!g.has_neighbour(id, d, +1)) continue;
-      Link l;
-      l.id = static_cast<std::int64_t>(n.links.size());
-      l.a = id;
-      l.b = g.neighbour(id, d, +1);
-      l.kind = link_kind_between(n, l.a, l.b);
-      LinkParams lp = link_params(ctx, o, l.kind);
-      l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
-      l.latency_s = lp.latency_s;
-      l.dim = d;
-      l.dir = +1;
-      n.links.push_back(l);
-    }
+    for (int d = 0; d < D; ++d)
+      if (g.has_neighbour(id, d, +1)) add_link(n, ctx, o, id, g.neighbour(id, d, +1), d, +1);
 
   // Metrics. Chip 0 is a corner, a diametral vertex of the mesh: BFS from it is exact.
   Metrics& m = n.metrics;
   std::int64_t closed = 0;
   for (int s : S) closed += s - 1;
   m.diameter = eccentricity(n, 0);
-  if (m.diameter != closed)
-    fail_runtime("mesh metrics", "BFS diameter " + std::to_string(m.diameter) + " != closed form " +
-                                     std::to_string(closed));
+  set_grid_closed_forms(n, closed, mesh_bisection_links(S));
   if (static_cast<std::int64_t>(n.links.size()) != g.link_count())
     fail_runtime("mesh metrics", "built " + std::to_string(n.links.size()) +
                                      " links, closed form " + std::to_string(g.link_count()));
-  auto [links_cut, exact] = mesh_bisection_links(S);
-  m.bisection_links = links_cut;
-  m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
-  m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
   m.link_count = static_cast<std::int64_t>(n.links.size());
   m.switch_count = 0;
   m.path_diversity = D; // a corner has D neighbours, and the mesh is D-connected

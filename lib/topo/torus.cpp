@@ -152,29 +152,16 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
     if (auto why = twist_problem(S); !why.empty()) fail_infeasible("{twist}", why);
   TorusGeometry g(S);
   const int D = g.dims();
-  Network n;
-  n.family = "torus";
-  n.n_chip = ctx.n_chip;
-  n.chip_radix = ctx.chip_radix;
-  place_grid_chips(n, p); // chips, boards by cube packing, one rack, one pod
+  Network n = grid_network("torus", ctx, p); // chips, boards by cube packing, one rack, one pod
 
   // One link per chip per dimension, in + direction; a size-2 ring keeps both (a multigraph).
   // Twisted, only the far end of the short dimensions' wrap links moves (ids and dim/dir stay).
+  // Link id * D + d, appended in that order.
   n.links.reserve(static_cast<std::size_t>(n.n_chip * D));
   for (std::int64_t id = 0; id < n.n_chip; ++id)
-    for (int d = 0; d < D; ++d) {
-      Link l;
-      l.id = id * D + d;
-      l.a = id;
-      l.b = o.twist ? twisted_plus_neighbour(g, id, d) : g.neighbour(id, d, +1);
-      l.kind = link_kind_between(n, l.a, l.b);
-      LinkParams lp = link_params(ctx, o, l.kind);
-      l.bandwidth_bytes_per_s = lp.bandwidth_bytes_per_s;
-      l.latency_s = lp.latency_s;
-      l.dim = d;
-      l.dir = +1;
-      n.links.push_back(l);
-    }
+    for (int d = 0; d < D; ++d)
+      add_link(n, ctx, o, id, o.twist ? twisted_plus_neighbour(g, id, d) : g.neighbour(id, d, +1),
+               d, +1);
 
   // Metrics. The torus, regular or twisted, is vertex-transitive (the Cayley graph of Z^3
   // modulo the lattice its wrap links span), so BFS from chip 0 gives the exact diameter.
@@ -186,13 +173,7 @@ Network TorusFamily::generate(const Context& ctx, const Candidate& c,
   } else {
     std::int64_t closed = 0;
     for (int s : S) closed += s / 2;
-    if (m.diameter != closed)
-      fail_runtime("torus metrics", "BFS diameter " + std::to_string(m.diameter) +
-                                        " != closed form " + std::to_string(closed));
-    auto [links_cut, exact] = torus_bisection_links(S);
-    m.bisection_links = links_cut;
-    m.bisection_bandwidth_bytes_per_s = static_cast<double>(links_cut) * min_link_bandwidth(n);
-    m.bisection_bandwidth_method = exact ? "closed-form" : "heuristic";
+    set_grid_closed_forms(n, closed, torus_bisection_links(S));
   }
   m.link_count = static_cast<std::int64_t>(n.links.size());
   m.switch_count = 0;
