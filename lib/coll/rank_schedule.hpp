@@ -47,8 +47,6 @@
 // starts when the steps in its `after` list have finished. Each transfer of a step is one flow
 // per (sender, peer) of all its blocks' bytes.
 #pragma once
-#include "core/json_reader.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -126,10 +124,5 @@ inline constexpr const char* kSwitchReduction =
 std::int64_t transfer_peer(const RankSchedule& r, const RankTransfer& t, std::int64_t i);
 // Whether rank i sends in this transfer (every rank, or one listed in `from`).
 bool sends(const RankTransfer& t, std::int64_t i);
-
-json to_json(const RankSchedule& r);
-// Strict structural parse; every group of the same size n >= 1, no chip twice; chips are checked
-// against the network by verification. `collective` decides what `blocks` may be.
-RankSchedule parse_rank_schedule(ObjReader& r, const std::string& collective);
 
 } // namespace icnkit::coll

@@ -38,7 +38,6 @@
 #pragma once
 #include "coll/rank_schedule.hpp"
 #include "coll/skew.hpp"
-#include "core/json_reader.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -188,8 +187,5 @@ Schedule with_bytes(const Schedule& s, std::int64_t bytes);
 // Whether a transfer of a schedule between ranks goes through a switch (in-network
 // reduction, rank_schedule.hpp): the document then says what it assumes.
 bool uses_switch(const Schedule& s);
-
-json to_json(const Schedule& s);
-// parse_schedule, which checks the names against the registry: schedule_parse.hpp.
 
 } // namespace icnkit::coll

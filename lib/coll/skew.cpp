@@ -104,39 +104,4 @@ std::string to_string(const Skew& k) {
   return "matrix " + std::to_string(k.weights.size()) + "x" + std::to_string(k.weights.size());
 }
 
-json to_json(const Skew& k) {
-  if (k.kind == "zipf") return {{"kind", "zipf"}, {"exponent", k.exponent}, {"seed", k.seed}};
-  return {{"kind", "matrix"}, {"weights", k.weights}};
-}
-
-Skew parse_skew(ObjReader& r) {
-  Skew k;
-  k.kind = r.string("kind");
-  if (k.kind == "zipf") {
-    k.exponent = r.number("exponent");
-    if (!(k.exponent >= 0 && k.exponent <= 10)) r.fail("exponent", "expected 0 to 10");
-    const json& s = r.raw("seed");
-    if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<std::int64_t>() >= 0))
-      r.fail("seed", "expected a whole number >= 0");
-    k.seed = s.get<std::uint64_t>();
-  } else if (k.kind == "matrix") {
-    const json& w = r.raw("weights");
-    if (!w.is_array() || w.empty()) r.fail("weights", "expected a list of rows");
-    for (const json& row : w) {
-      if (!row.is_array()) r.fail("weights", "expected a list of rows of numbers");
-      std::vector<double> v;
-      for (const json& x : row) {
-        if (!x.is_number() || !(x.get<double>() >= 0) || !std::isfinite(x.get<double>()))
-          r.fail("weights", "sizes are numbers >= 0");
-        v.push_back(x.get<double>());
-      }
-      k.weights.push_back(std::move(v));
-    }
-  } else {
-    r.fail("kind", "expected zipf or matrix, got \"" + k.kind + "\"");
-  }
-  r.done();
-  return k;
-}
-
 } // namespace icnkit::coll

@@ -13,8 +13,6 @@
 // Verification does not change (items are symbolic); the simulation moves each item's bytes
 // (rank_program.hpp) and the bound is the busiest rank's injection (bound.hpp).
 #pragma once
-#include "core/json_reader.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,8 +42,5 @@ Skew parse_skew_spec(const std::string& spec, std::uint64_t seed, const std::str
 std::vector<std::vector<double>> parse_skew_matrix(const std::string& text,
                                                    const std::string& where);
 std::string to_string(const Skew& k); // "zipf:1.2 seed 7", "matrix 8x8"
-
-json to_json(const Skew& k);
-Skew parse_skew(ObjReader& r);
 
 } // namespace icnkit::coll

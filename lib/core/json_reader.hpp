@@ -2,17 +2,15 @@
 // (except "ext", kept for users' own metadata). Errors name the source and the JSON pointer.
 #pragma once
 #include "core/error.hpp"
+#include "core/json.hpp"
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace icnkit {
-
-using json = nlohmann::json;
 
 // Deepest nesting of arrays and objects a document may have (the icnkit sections need 6; the
 // rest is room for "ext"). Deeper text is refused before it is parsed, so no recursive walk over

@@ -1,9 +1,11 @@
 #include "doc/document.hpp"
 
-#include "coll/schedule_parse.hpp"
 #include "core/json_stream.hpp"
+#include "doc/coll_json.hpp"
+#include "doc/route_json.hpp"
+#include "doc/sim_json.hpp"
+#include "doc/topo_json.hpp"
 #include "topo/invariants.hpp"
-#include "topo/network_json.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -184,7 +186,7 @@ std::string dump_document(const Document& d, bool pretty) {
   if (d.context) j["context"] = topo::to_json(*d.context);
   if (d.candidates) j["candidates"] = topo::to_json(*d.candidates);
   if (d.candidate) j["candidate"] = topo::to_json(*d.candidate);
-  // The compact form writes the network straight to text (topo/network_json.hpp): the
+  // The compact form writes the network straight to text (doc/topo_json.hpp): the
   // sections are dumped one by one in the object's own (sorted) key order, the network by the
   // fast writer. The pretty form goes through the JSON tree.
   if (d.network) j["network"] = pretty ? topo::to_json(*d.network) : json(nullptr);

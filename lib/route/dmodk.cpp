@@ -1,6 +1,7 @@
 #include "route/dmodk.hpp"
 
 #include "core/error.hpp"
+#include "core/json_reader.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // what the verification found (deadlock check, reachability under faults, hop statistics), and
 // the network it was computed for.
 #pragma once
-#include "core/json_reader.hpp"
+#include "core/json.hpp" // RoutingSection::params is a JSON object
 
 #include <cstdint>
 #include <optional>
@@ -92,10 +92,5 @@ struct RoutingSection {
   std::optional<Emitted> emitted;
   std::string network_fingerprint;
 };
-
-json to_json(const RoutingSection& s);
-// Strict: unknown keys anywhere are Error(Input); the algorithm must be registered and its
-// parameters of the right types. Checks that need the network are made by make_routing().
-RoutingSection parse_routing(ObjReader& r);
 
 } // namespace icnkit::route

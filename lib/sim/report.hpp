@@ -1,7 +1,6 @@
 // The `report` section net-sim writes: completion time, algorithm and bus bandwidth, per-phase
 // times and link utilisation of one simulated run, plus its one-row CSV form.
 #pragma once
-#include "core/json_reader.hpp"
 #include "sim/flit/report.hpp"
 #include "topo/network.hpp"
 
@@ -77,9 +76,6 @@ struct Report {
   // mode "flit" on a schedule or an all-to-all baseline (a replay): the flit figures.
   std::optional<flit::ReplayInfo> replay;
 };
-
-json to_json(const Report& s);
-Report parse_report(ObjReader& r); // strict: unknown keys and impossible values are errors
 
 // Fills a report from an analytic run; algbw/busbw follow the nccl-tests conventions.
 Report make_analytic_report(const AnalyticResult& r, std::string source, std::string collective,

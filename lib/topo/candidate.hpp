@@ -1,6 +1,6 @@
 // One enumeration result (a feasible parameter set of one family) and the candidates list.
 #pragma once
-#include "core/json_reader.hpp"
+#include "core/json.hpp" // Candidate::family_attrs is a JSON object
 
 #include <cstdint>
 #include <string>
@@ -37,10 +37,5 @@ struct CandidateList {
 // left out: rerun topo-enum with --all or --where); Error(Infeasible) when the list is empty.
 const Candidate& pick_candidate(const CandidateList& l, const std::string& pick,
                                 const std::string& where);
-
-json to_json(const Candidate& c);
-Candidate parse_candidate(ObjReader& r);
-json to_json(const CandidateList& l);
-CandidateList parse_candidates(ObjReader& r);
 
 } // namespace icnkit::topo

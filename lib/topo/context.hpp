@@ -1,6 +1,6 @@
 // The spec's EnumerationContext (@tbl-spec-topo-21a): what the user says about the system.
 #pragma once
-#include "core/json_reader.hpp"
+#include "core/error.hpp"
 
 #include <array>
 #include <cstdint>
@@ -73,8 +73,5 @@ struct Context {
 // Checks the spec's stage-one rules; throws Error(kind) at `where` + the field's name
 // (kind Usage: the field is named as a parameter, `where` + "{n_chip}", core/error.hpp).
 void validate(const Context& c, ErrorKind kind, const std::string& where);
-
-json to_json(const Context& c);
-Context parse_context(ObjReader& r); // strict; validates
 
 } // namespace icnkit::topo

@@ -2,6 +2,7 @@
 // into 2 or 3 dimension sizes, the spec's board shapes (@tbl-spec-topo-16), their enumeration
 // order and warnings, candidate attributes, and the cube packing of chips into boards.
 #pragma once
+#include "core/json_reader.hpp"
 #include "topo/candidate.hpp"
 #include "topo/context.hpp"
 #include "topo/family.hpp"

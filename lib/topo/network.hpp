@@ -1,14 +1,12 @@
 // The generated network: chips and switches, links (a multigraph), the physical hierarchy
 // chip -> board -> rack -> pod, and the metrics. Plus the faults section that rides with it.
 #pragma once
-#include "core/json_reader.hpp"
+#include "core/json.hpp" // Metrics::family_attrs is a JSON object
 #include "topo/context.hpp"
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace icnkit::topo {
@@ -164,23 +162,6 @@ struct Faults {
   std::vector<char> down_links(const Network& n) const;
   std::vector<char> down_chips(const Network& n) const;
 };
-
-// The bandwidth and latency most links of a kind share. Documents write them once per kind, in
-// the network's "link_defaults" ({"c2c": {"bandwidth_bytes_per_s", "latency_s"}, ...}), and a
-// link writes only the figures that differ from its kind's; the reader accepts links that give
-// both (the older form) as well. The most frequent (bandwidth, latency) pair wins, ties going
-// to the smaller pair. Indexed by LinkKind; empty for kinds without links.
-using LinkDefaults = std::array<std::optional<std::pair<double, double>>, 4>;
-LinkDefaults link_defaults(const Network& n);
-// The kinds in the order of their names (b2b, c2c, p2p, r2r): JSON's sorted key order.
-inline constexpr std::array<LinkKind, 4> kLinkKindsByName = {LinkKind::B2B, LinkKind::C2C,
-                                                             LinkKind::P2P, LinkKind::R2R};
-
-json to_json(const Metrics& m);
-json to_json(const Network& n);      // topo/network_json.hpp writes the same text faster
-Network parse_network(ObjReader& r); // strict; recomputes and checks the fingerprint later
-json to_json(const Faults& f, const Network& n);
-Faults parse_faults(ObjReader& r, const Network* n);
 
 // XXH3-64 over the canonical content of nodes, links and faults (fixed-width fields).
 std::string fingerprint(const Network& n, const Faults* f);

@@ -1,6 +1,7 @@
 #include "fuzz.hpp"
 
 #include "core/json_reader.hpp"
+#include "doc/topo_json.hpp"
 #include "topo/network.hpp"
 
 #include <cstdio>

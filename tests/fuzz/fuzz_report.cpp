@@ -2,6 +2,7 @@
 // with a report it accepted: write it (JSON, and net-sim's CSV row); what was written must read
 // back to the same report.
 #include "doc/document.hpp"
+#include "doc/sim_json.hpp"
 #include "fuzz.hpp"
 
 using namespace icnkit;

@@ -1,6 +1,7 @@
 // Helpers shared by the unit tests.
 #pragma once
 #include "core/error.hpp"
+#include "doc/route_json.hpp"
 #include "route/registry.hpp"
 #include "route/routing_section.hpp"
 #include "topo/enumerate.hpp"

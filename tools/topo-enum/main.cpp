@@ -1,5 +1,6 @@
 // topo-enum: every feasible topology for a chip count, with derived board size and warnings.
 #include "common/tool.hpp"
+#include "doc/topo_json.hpp"
 #include "topo/describe.hpp"
 #include "topo/enumerate.hpp"
 

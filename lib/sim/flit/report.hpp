@@ -2,7 +2,6 @@
 // Figures are in cycles and flits, and their keys say so (latency_cycles,
 // accepted_flits_per_node_cycle, ...).
 #pragma once
-#include "core/json_reader.hpp"
 #include "sim/flit/run.hpp"
 
 #include <optional>
@@ -22,8 +21,6 @@ struct ChannelUse {
 // in `down` are left out).
 std::vector<ChannelUse> channel_uses(const std::vector<double>& utilisation, const topo::Network& n,
                                      const std::vector<char>& down);
-json channels_json(const std::vector<ChannelUse>& v);
-std::vector<ChannelUse> parse_channels(ObjReader& r, const std::string& key); // strict
 
 struct FlitPoint {
   double rate = 0, offered = 0, accepted = 0;
@@ -85,20 +82,8 @@ struct ReplayInfo {
   std::string status = "ok";   // ok | deadlock
   std::string status_detail;
 };
-json to_json(const ReplayInfo& r);
-ReplayInfo parse_replay_info(ObjReader& r); // strict
-
-// The router's parameters as reports hold them (and back, strictly).
-json router_json(const RouterParams& p, const std::string& preset, const std::string& link_latency,
-                 int link_latency_max_cycles);
-RouterParams parse_router(ObjReader& ro, std::string& preset, std::string& link_latency,
-                          int& link_latency_max_cycles);
-
 FlitPoint make_point(const RunResult& r, const topo::Network& n, const std::vector<char>& down,
                      bool link_stats);
-
-json to_json(const FlitReport& r);
-FlitReport parse_flit_report(ObjReader& r); // strict, as every section
 
 // The CSV form: one header line, one row per point; a --find-saturation report adds the
 // search's result to every row (saturation_rate, highest_stable_rate, lowest_saturated_rate,

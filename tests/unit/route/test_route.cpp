@@ -1,6 +1,7 @@
 // DOR on the torus, its verification (deadlock check, reachability, hop statistics) and the
 // routing section. Expected values come from independent computations (BFS distances, the seed's
 // closed forms, hand-derived paths), never from the code under test.
+#include "doc/route_json.hpp"
 #include "route/cdg.hpp"
 #include "route/dor.hpp"
 #include "route/registry.hpp"

@@ -4,6 +4,7 @@
 #include "sim/analytic.hpp"
 #include "sim/report.hpp"
 
+#include "doc/sim_json.hpp"
 #include "support.hpp"
 #include <catch2/catch.hpp>
 #include <cmath>

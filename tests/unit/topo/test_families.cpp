@@ -7,6 +7,7 @@
 #include "topo/grid.hpp"
 #include "topo/invariants.hpp"
 
+#include "doc/topo_json.hpp"
 #include "support.hpp"
 #include <algorithm>
 #include <catch2/catch.hpp>

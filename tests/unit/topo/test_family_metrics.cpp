@@ -8,6 +8,7 @@
 #include "topo/metrics.hpp"
 #include "topo/network.hpp"
 
+#include "doc/topo_json.hpp"
 #include "support.hpp"
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -14,6 +14,7 @@
 #include "topo/reuse.hpp"
 #include "topo/torus.hpp"
 
+#include "doc/topo_json.hpp"
 #include "support.hpp"
 #include <catch2/catch.hpp>
 #include <map>

@@ -9,6 +9,7 @@
 #include "topo/torus.hpp"
 #include "topo/torus_geometry.hpp"
 
+#include "doc/topo_json.hpp"
 #include "support.hpp"
 #include <algorithm>
 #include <catch2/catch.hpp>
