@@ -1,6 +1,5 @@
 #include "sim/flit/report.hpp"
 
-#include <cmath>
 #include <cstdio>
 
 namespace icnkit::sim::flit {
