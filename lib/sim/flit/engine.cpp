@@ -22,7 +22,7 @@ template <class T> std::size_t z(T v) {
 } // namespace
 
 Engine::Engine(const Fabric& f, int threads, std::uint64_t seed)
-    : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits) {
+    : F_(f), V_(f.p_.vcs), B_(f.p_.buffer_flits), per_unit_(static_cast<std::uint32_t>(f.p_.vcs)) {
   if (f.fn_.random_choice()) {
     SplitMix64 streams(seed ^ 0x63686f6963657321ULL); // "choices!"
     choice_rng_.reserve(f.net_.nodes.size());

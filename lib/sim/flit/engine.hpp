@@ -24,6 +24,7 @@
 // it reports; router.cpp the router pipeline, cycle by cycle (with engine_internal.hpp, the
 // private helpers it inlines per flit); parallel.cpp the parts, their threads and step().
 #pragma once
+#include "core/divide.hpp"
 #include "core/random.hpp"
 #include "route/routing.hpp"
 #include "sim/flit/fabric.hpp"
@@ -129,7 +130,12 @@ private:
   struct FlitEv {
     std::int32_t target; // input VC, or -1 - chip for a sink
     std::uint32_t flit;  // packet << 2 | head << 1 | tail
-    Meta meta;
+  };
+  // The flits that arrive at one cycle, in the order they were sent, and the Meta of their head
+  // flits in the same order (a body flit carries none: most flits are body flits).
+  struct Arrivals {
+    std::vector<FlitEv> flits;
+    std::vector<Meta> heads;
   };
   enum : std::uint8_t { kIdle, kRouting, kVcAlloc, kActive };
 
@@ -143,7 +149,7 @@ private:
     std::vector<std::int32_t> active_routers;
     std::vector<std::int64_t> active_ni;
     // Events for this part by the part that scheduled them, then by arrival cycle (a wheel).
-    std::vector<std::vector<std::vector<FlitEv>>> flits_in;
+    std::vector<std::vector<Arrivals>> flits_in;
     std::vector<std::vector<std::vector<std::int32_t>>> credits_in;
     std::vector<Delivered> delivered;
     std::vector<std::uint32_t> freed; // packets whose tail reached a sink
@@ -183,6 +189,10 @@ private:
 
   const Fabric& F_;
   const int V_, B_;
+  const DivideBy per_unit_; // by V_: the unit of an input or output VC
+  std::int32_t unit_of(std::int32_t vc) const {
+    return static_cast<std::int32_t>(per_unit_.quotient(static_cast<std::uint32_t>(vc)));
+  }
   std::int64_t now_ = 0;
   std::int64_t flits_in_network_ = 0, queued_ = 0, idle_ = 0;
 

@@ -7,9 +7,11 @@ namespace icnkit::sim::flit {
 
 inline void Engine::schedule_flit(const Part& W, std::uint8_t to, std::int64_t at,
                                   std::int32_t target, std::uint32_t flit, Meta meta) {
-  parts_[to]
-      .flits_in[static_cast<std::size_t>(W.id)][static_cast<std::size_t>(at & (F_.wheel_ - 1))]
-      .push_back({target, flit, meta});
+  Arrivals& a =
+      parts_[to]
+          .flits_in[static_cast<std::size_t>(W.id)][static_cast<std::size_t>(at & (F_.wheel_ - 1))];
+  a.flits.push_back({target, flit});
+  if (flit & 2) a.heads.push_back(meta);
 }
 
 inline void Engine::schedule_credit(const Part& W, std::uint8_t to, std::int64_t at,

@@ -42,7 +42,7 @@ template <class A> void wake(A& atom, const std::atomic<std::int32_t>& sleepers)
 } // namespace
 
 Engine::Part::Part(int id_, int parts, int wheel, int iterations, int max_ports)
-    : id(id_), flits_in(z(parts), std::vector<std::vector<FlitEv>>(z(wheel))),
+    : id(id_), flits_in(z(parts), std::vector<Arrivals>(z(wheel))),
       credits_in(z(parts), std::vector<std::vector<std::int32_t>>(z(wheel))),
       alloc(iterations, max_ports) {}
 

@@ -17,7 +17,7 @@ template <class T> std::size_t z(T v) {
 } // namespace
 
 void Engine::release_out_vc(std::int32_t ovc) {
-  const std::int32_t o = ovc / V_;
+  const std::int32_t o = unit_of(ovc);
   if (F_.p_.vc_release == VcRelease::Tail || F_.out_down_[z(o)] < 0 || ov_[z(ovc)].credits == B_) {
     ov_[z(ovc)].owner = -1;
     tail_sent_[z(ovc)] = 0;
@@ -39,18 +39,20 @@ void Engine::deliver_flit(Part& W, std::int32_t target, std::uint32_t flit, Meta
     --W.flits_delta;
     return;
   }
-  const std::size_t iv = z(target);
-  if (iv_[iv].count >= B_) fail_runtime("flit", "input buffer overflow (credit accounting broken)");
-  const std::size_t slot = iv * z(B_) + (iv_[iv].head + iv_[iv].count) % z(B_);
+  InVc& in = iv_[z(target)];
+  if (in.count >= B_) fail_runtime("flit", "input buffer overflow (credit accounting broken)");
+  std::int32_t pos = in.head + in.count; // the ring's next slot, without a division
+  if (pos >= B_) pos -= B_;
+  const std::size_t slot = z(target) * z(B_) + z(pos);
   buf_[slot] = flit;
-  meta_[slot] = meta;
-  if (++iv_[iv].count == 1 && iv_[iv].state == kActive)
-    set_candidate(static_cast<std::int32_t>(iv / z(V_)), static_cast<int>(iv % z(V_)));
-  const std::int32_t r = F_.in_hot_[iv / z(V_)].router;
-  if (iv_[iv].state == kIdle) {
-    iv_[iv].state = kRouting;
-    iv_[iv].ready = now_ + F_.p_.routing_delay;
-    set_waiting(r, static_cast<std::int32_t>(iv), true);
+  if (flit & 2) meta_[slot] = meta; // only a head's Meta is ever read
+  const std::int32_t unit = unit_of(target);
+  if (++in.count == 1 && in.state == kActive) set_candidate(unit, target - unit * V_);
+  const std::int32_t r = F_.in_hot_[z(unit)].router;
+  if (in.state == kIdle) {
+    in.state = kRouting;
+    in.ready = now_ + F_.p_.routing_delay;
+    set_waiting(r, target, true);
   }
   if (router_flits_[z(r)]++ == 0 && !router_active_[z(r)]) {
     router_active_[z(r)] = 1;
@@ -123,7 +125,8 @@ void Engine::send(Part& W, std::int32_t unit, int vc) {
   const std::size_t i = z(unit) * z(V_) + z(vc);
   InVc& in = iv_[i];
   const std::uint32_t flit = buf_[i * z(B_) + in.head];
-  Meta meta = meta_[i * z(B_) + in.head];
+  Meta meta; // a body flit's is never read
+  if (flit & 2) meta = meta_[i * z(B_) + in.head];
   in.head = static_cast<std::uint16_t>(in.head + 1 == B_ ? 0 : in.head + 1);
   if (--in.count == 0 || (flit & 1)) clear_candidate(unit, vc);
   const Fabric::InHot& ih = F_.in_hot_[z(unit)];
@@ -170,7 +173,7 @@ void Engine::router_step(Part& W, std::int32_t r) {
     for (std::int32_t w = v0; w < v1; ++w)
       for (std::uint64_t bits = va_mask_[z(w)]; bits != 0; bits &= bits - 1) {
         const std::int32_t iv = ib * V_ + (w - v0) * 64 + std::countr_zero(bits);
-        const std::int32_t u = iv / V_;
+        const std::int32_t u = unit_of(iv);
         const int v = iv - u * V_;
         InVc& in = iv_[z(iv)];
         if (in.state == kRouting && in.ready <= now_) {
@@ -203,7 +206,8 @@ void Engine::router_step(Part& W, std::int32_t r) {
         in.state = kActive;
         in.ready = now_ + F_.p_.va_delay;
         set_waiting(r, iv, false);
-        set_candidate(static_cast<std::int32_t>(iv / V_), static_cast<int>(iv % V_));
+        const std::int32_t u = unit_of(iv);
+        set_candidate(u, iv - u * V_);
         meta_[z(iv) * z(B_) + in.head].flags = o.flags;
       }
     }
@@ -263,7 +267,7 @@ void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
     if (F_.chips_route_) { // the injection port: any VC, round-robin
       const std::int32_t o = F_.ni_begin_[z(chip)] + (slot - F_.slot_begin_[z(chip)]);
       for (int k = 1; k <= V_ && ovc < 0; ++k) {
-        const int v = (last_vc_[c] + k) % V_;
+        const int v = last_vc_[c] + k < V_ ? last_vc_[c] + k : last_vc_[c] + k - V_;
         if (ov_[z(o) * z(V_) + z(v)].owner == -1 && ov_[z(o) * z(V_) + z(v)].credits > 0)
           ovc = o * V_ + v;
       }
@@ -301,7 +305,7 @@ void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
     if (ovc < 0) return;
     ni_opts_[c].clear();
     ov_[z(ovc)].owner = -2 - static_cast<std::int32_t>(chip);
-    last_vc_[c] = ovc % V_;
+    last_vc_[c] = ovc - unit_of(ovc) * V_;
     cur_pkt_[c] = id;
     cur_ovc_[c] = ovc;
     cur_flit_[c] = 0;
@@ -315,7 +319,7 @@ void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
     }
   }
   const std::int32_t ovc = cur_ovc_[c];
-  const std::int32_t o = ovc / V_;
+  const std::int32_t o = unit_of(ovc);
   const std::int32_t down = F_.out_down_[z(o)];
   if (down >= 0 && ov_[z(ovc)].credits <= 0) return;
   if (F_.paced_) {
@@ -330,7 +334,7 @@ void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
   const Meta meta{cur_flags_[c], head && F_.out_channel_[z(o)] >= 0 ? 1u : 0u, p.src, p.dst};
   if (down >= 0) {
     --ov_[z(ovc)].credits;
-    schedule_flit(W, flit_part_[z(o)], arrive, down * V_ + ovc % V_, flit, meta);
+    schedule_flit(W, flit_part_[z(o)], arrive, down * V_ + (ovc - o * V_), flit, meta);
   } else {
     schedule_flit(W, flit_part_[z(o)], arrive, -1 - F_.out_sink_[z(o)], flit, meta);
   }
@@ -358,9 +362,13 @@ void Engine::run_part(Part& W) {
       }
       from[slot].clear();
     }
-    for (std::vector<std::vector<FlitEv>>& from : W.flits_in) {
-      for (const FlitEv& e : from[slot]) deliver_flit(W, e.target, e.flit, e.meta);
-      from[slot].clear();
+    for (std::vector<Arrivals>& from : W.flits_in) {
+      Arrivals& a = from[slot];
+      const Meta* head = a.heads.data();
+      for (const FlitEv& e : a.flits)
+        deliver_flit(W, e.target, e.flit, e.flit & 2 ? *head++ : Meta{});
+      a.flits.clear();
+      a.heads.clear();
     }
 
     // Sources, then routers. Nothing one does in a cycle reaches another before the next cycle
