@@ -99,6 +99,8 @@ DmodkRouting::DmodkRouting(const topo::Network& n) : n_(n) {
           "has " + std::to_string(up_[v].size()) + " up links, the PGFT says " +
               std::to_string(w_[static_cast<std::size_t>(lv)] * p_[static_cast<std::size_t>(lv)]));
   }
+  every_chip_attached_ =
+      std::all_of(leaf_of_.begin(), leaf_of_.end(), [](std::int64_t leaf) { return leaf >= 0; });
   // low_: D' mod divisor_[level] of the ports routed up through a node below the top, level by
   // level from its first child's up links: 0 on levels 0 and 1 (divisor 1); on level 2 its index
   // among that child's parents (D' mod w_2 chose it).

@@ -42,6 +42,9 @@ public:
 
   int vc_count() const override { return 1; }
   bool source_independent() const override { return true; }
+  // Every chip below a leaf / ToR: the way up reaches a common ancestor, the way down exists
+  // in a PGFT (the constructor checks the up links of every node).
+  bool delivers_every_pair_fault_free() const override { return every_chip_attached_; }
   std::vector<Choice> route(const PacketState& p) const override;
   void route_into(const PacketState& p, std::vector<Choice>& out) const override;
 
@@ -58,6 +61,7 @@ private:
   std::vector<std::vector<std::int64_t>> down_child_; // per node: the child of each down channel
   std::vector<std::vector<std::int64_t>> down_;       // per node: down channels, child-major
   std::vector<std::int64_t> leaf_of_;                 // per chip: its leaf / ToR
+  bool every_chip_attached_ = false;
   std::vector<std::int64_t> low_;     // per node: D' mod divisor of the ports routed up through it
   std::vector<std::int64_t> up_from_; // per link: its lower node (-1: a board link)
   std::vector<std::int64_t> up_pos_;  // per link: its place in up_ of the lower node

@@ -44,6 +44,15 @@ DragonflyMinRouting::DragonflyMinRouting(const topo::Network& n) : n_(n) {
       global_[z(gb * groups_ + ga)].push_back(topo::channel_of(l.id, false));
     }
   }
+  complete_ = true;
+  for (std::int64_t c = 0; c < n.n_chip; ++c)
+    complete_ &=
+        chips_.switch_of[z(c)] >= 0 && !chips_.up[z(c)].empty() && !chips_.down[z(c)].empty();
+  for (std::int64_t r = 0; r < R; ++r)
+    for (std::int64_t s = 0; s < a_; ++s) complete_ &= s == r % a_ || !local_[z(r)][z(s)].empty();
+  for (std::int64_t g = 0; g < groups_; ++g)
+    for (std::int64_t h = 0; h < groups_; ++h)
+      complete_ &= g == h || !global_[z(g * groups_ + h)].empty();
 }
 
 void DragonflyMinRouting::route_into(const PacketState& p, std::vector<Choice>& out) const {

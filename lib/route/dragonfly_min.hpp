@@ -28,6 +28,9 @@ public:
 
   int vc_count() const override { return 2; }
   bool source_independent() const override { return true; }
+  // Every chip on a router, the routers of a group pairwise linked, every two groups linked:
+  // checked when built.
+  bool delivers_every_pair_fault_free() const override { return complete_; }
   std::vector<Choice> route(const PacketState& p) const override;
   void route_into(const PacketState& p, std::vector<Choice>& out) const override;
 
@@ -35,6 +38,7 @@ private:
   const topo::Network& n_;
   std::int64_t a_ = 1, groups_ = 1; // routers per group, groups
   ChipLinks chips_;                 // each chip's router and its links to it
+  bool complete_ = false;           // see delivers_every_pair_fault_free()
   // Per router and router of its group (by index within the group): the local channels.
   std::vector<std::vector<std::vector<std::int64_t>>> local_;
   // Per (group, group): the global channels leaving the first toward the second.

@@ -46,6 +46,10 @@ public:
   // and hop, instead of the one with the most free credits (adaptive). Verification (the
   // channel-dependency graph, reachability) treats them as any permitted hops.
   virtual bool random_choice() const { return false; }
+  // True when, on the network as built and with no link or chip failed, the routing delivers
+  // every ordered pair of distinct chips (by construction, checked where it is built): a
+  // packet simulator need not trace a pair before offering it. False when unsure.
+  virtual bool delivers_every_pair_fault_free() const { return false; }
   // Permitted next hops in priority order; empty when the packet is at its destination.
   virtual std::vector<Choice> route(const PacketState& p) const = 0;
   // route() into a caller-owned buffer (cleared first). The verification walks call it tens of

@@ -275,6 +275,8 @@ private:
   // Reachability per ordered pair of chips, found on first use: 0 unknown, 1 yes, 2 no.
   // (2 bits a pair, 32 pairs a word, up to kDenseReach chips; else a hash map of the pairs seen).
   std::vector<std::uint64_t> reach_;
+  // No table at all when the routing delivers every pair of a network without failures.
+  bool every_pair_ = false;
   std::unordered_map<std::uint64_t, bool> reach_map_;
 };
 

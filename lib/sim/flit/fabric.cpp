@@ -79,6 +79,9 @@ Fabric::Fabric(const topo::Network& n, const topo::Faults& f, const route::Routi
   // Out units of routers (network channels, then the ejection port of a chip), then the chips'
   // sources; in units of routers (network channels, then the injection port of a chip).
   channel_out_.assign(z(CH), -1);
+  channel_src_.resize(z(CH));
+  for (std::int64_t ch = 0; ch < CH; ++ch)
+    channel_src_[z(ch)] = static_cast<std::int32_t>(n.channel_src(ch));
   std::vector<std::int32_t> channel_in(z(CH), -1);
   eject_out_.assign(z(n.n_chip), -1);
   eject_n_.assign(z(n.n_chip), 0);

@@ -78,6 +78,9 @@ private:
   std::vector<std::int32_t> eject_out_;   // chip -> its first ejection out unit (chips that route)
   std::vector<std::int32_t> eject_n_;     // chip -> its ejection out units
   std::vector<std::int32_t> channel_out_; // network channel -> out unit, or -1 when down
+  // Network channel -> its source node: the check that a routing's choice leaves the node it
+  // was asked at, without the network's 56-byte link records (a cache miss a head each).
+  std::vector<std::int32_t> channel_src_;
   // The same, packed for the engine's inner loop (one cache line per unit's lookups).
   struct OutHot {
     std::int32_t target; // the first input VC fed (in unit * V), or -1 - chip for a sink

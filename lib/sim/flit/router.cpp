@@ -62,7 +62,6 @@ void Engine::deliver_flit(Part& W, std::int32_t target, std::uint32_t flit, Meta
 
 // The permitted next hops of the head of input VC iv at router r, as out units and VC ranges.
 void Engine::compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_t unit, int vc) {
-  const topo::Network& n = F_.net_;
   const std::size_t slot = z(iv) * z(B_) + iv_[z(iv)].head;
   const Meta& p = meta_[slot]; // the head's: the packet's ends and the routing's flags
   const std::uint32_t flags = p.flags;
@@ -73,7 +72,8 @@ void Engine::compute_route(Part& W, std::int32_t iv, std::int32_t r, std::int32_
   std::vector<Opt>& opts = opts_[z(iv)];
   opts.clear();
   for (const route::Choice& c : W.choices) {
-    if (c.channel < 0 || c.channel >= n.channel_count() || n.channel_src(c.channel) != node)
+    if (c.channel < 0 || z(c.channel) >= F_.channel_src_.size() ||
+        F_.channel_src_[z(c.channel)] != node)
       fail_runtime("flit", "the routing function chose channel " + std::to_string(c.channel) +
                                ", which does not leave node " + std::to_string(node));
     const std::int32_t o = F_.channel_out_[z(c.channel)];
@@ -277,8 +277,8 @@ void Engine::ni_step(Part& W, std::int64_t chip, std::int32_t slot) {
         route::PacketState s{chip, -1, 0, p.src, p.dst, p.flags};
         F_.fn_.route_into(s, W.choices);
         for (const route::Choice& ch : W.choices) {
-          if (ch.channel < 0 || ch.channel >= F_.net_.channel_count() ||
-              F_.net_.channel_src(ch.channel) != chip)
+          if (ch.channel < 0 || z(ch.channel) >= F_.channel_src_.size() ||
+              F_.channel_src_[z(ch.channel)] != chip)
             fail_runtime("flit", "the routing function chose channel " +
                                      std::to_string(ch.channel) + ", which does not leave chip " +
                                      std::to_string(chip));
