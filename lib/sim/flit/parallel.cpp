@@ -50,7 +50,9 @@ void Engine::make_parts(int threads) {
   const Fabric& f = F_;
   const std::size_t NC = z(f.net_.n_chip);
   // The parts: routers in blocks of about equal port counts, chips with their router (or, when
-  // chips do not route, in blocks of chip ids); never more parts than routers or 64.
+  // chips do not route, with the switch their first link feeds, so that injection stays inside
+  // a part; in blocks of chip ids when a chip has no live link); never more parts than routers
+  // or 64.
   const std::int64_t R = f.routers();
   const int T = static_cast<int>(std::clamp<std::int64_t>(
       threads, 1, std::min<std::int64_t>(std::max<std::int64_t>(R, 1), kMaxParts)));
@@ -60,7 +62,9 @@ void Engine::make_parts(int threads) {
     router_part_[z(r)] = static_cast<std::uint8_t>(std::int64_t{f.in_begin_[z(r)]} * T / ports);
   chip_part_.assign(NC, 0);
   for (std::size_t c = 0; c < NC; ++c) {
-    const std::int32_t r = f.node_router_[c];
+    std::int32_t r = f.node_router_[c];
+    if (r < 0 && f.ni_begin_[c] < f.ni_begin_[c + 1] && f.out_down_[z(f.ni_begin_[c])] >= 0)
+      r = f.in_router_[z(f.out_down_[z(f.ni_begin_[c])])];
     chip_part_[c] = r >= 0 ? router_part_[z(r)]
                            : static_cast<std::uint8_t>(static_cast<std::int64_t>(c) * T /
                                                        static_cast<std::int64_t>(NC));

@@ -69,6 +69,10 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
   for (std::int64_t c = 0; c < n.n_chip; ++c)
     slot_base[z(c) + 1] = slot_base[z(c)] + f.injection_ports(c);
   const std::size_t NS = z(slot_base.back());
+  std::vector<std::int32_t> slot_chip(NS); // each injection slot's chip
+  for (std::int64_t c = 0; c < n.n_chip; ++c)
+    for (std::int32_t s = slot_base[z(c)]; s < slot_base[z(c) + 1]; ++s)
+      slot_chip[z(s)] = static_cast<std::int32_t>(c);
 
   Engine e(f, threads, 0);
   ReplayResult res;
@@ -166,8 +170,7 @@ ReplayResult replay(const Fabric& f, const Program& program, SourceRoutes* route
       const std::int32_t slot = active_slots[k];
       std::vector<std::uint32_t>& list = port_flows[z(slot)];
       std::size_t& rr = port_rr[z(slot)];
-      const std::int64_t chip =
-          std::upper_bound(slot_base.begin(), slot_base.end(), slot) - slot_base.begin() - 1;
+      const std::int64_t chip = slot_chip[z(slot)];
       const int port = slot - slot_base[z(chip)];
       while (!list.empty() && e.queued_at(chip, port) < P.window) {
         if (rr >= list.size()) rr = 0;
