@@ -17,15 +17,6 @@ using namespace icnkit::sim::flit;
 
 namespace {
 
-std::unique_ptr<route::RoutingFunction> routing(const std::string& algorithm,
-                                                const topo::Network& n, const topo::Faults& f = {},
-                                                const json& params = json::object()) {
-  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
-  const route::Algorithm* a = route::find_algorithm(algorithm);
-  REQUIRE(a != nullptr);
-  return route::build_routing(*a, params, n, f, errors).fn;
-}
-
 std::vector<int> latencies(const topo::Network& n, int cycles) {
   return std::vector<int>(n.links.size(), cycles);
 }
@@ -108,7 +99,7 @@ double uniform_t0(int k, bool torus, int link_latency, int flits) {
 
 TEST_CASE("flit: a lone packet takes exactly the model's cycles", "[flit]") {
   auto mesh = test::grid_network("mesh", {8, 8}, {1, 1});
-  auto fn = routing("dor", mesh);
+  auto fn = test::routing::build("dor", mesh);
   Fabric f(mesh, {}, *fn, booksim_preset(), latencies(mesh, 1));
   // Corner to corner: 15 routers. BookSim's T0 = 4H + 2 + (P - 1).
   CHECK(lone_packet(f, 0, 63, 1) == 4 * 15 + 2);
@@ -117,7 +108,7 @@ TEST_CASE("flit: a lone packet takes exactly the model's cycles", "[flit]") {
   CHECK(lone_packet(f, 63, 0, 20) == booksim_t0(15, 1, 20));
 
   auto torus = test::grid_network("torus", {8, 8}, {1, 1});
-  auto tfn = routing("dor", torus);
+  auto tfn = test::routing::build("dor", torus);
   Fabric tf(torus, {}, *tfn, booksim_preset(), latencies(torus, 2));
   // (0,0) -> (3,2): 5 hops over 2-cycle links (BookSim's torus timing), 6 routers.
   CHECK(lone_packet(tf, 0, 3 + 2 * 8, 4) == booksim_t0(6, 2, 4));
@@ -143,7 +134,7 @@ TEST_CASE("flit: chips of a switched network attach as BookSim's nodes", "[flit]
   auto l = topo::enumerate(ctx, {&topo::require_family("fat-tree", "t")}, 1, std::nullopt, &w);
   REQUIRE(!l.items.empty());
   topo::Network ft = topo::generate(ctx, l.items.front(), {});
-  auto fn = routing("dmodk", ft);
+  auto fn = test::routing::build("dmodk", ft);
   Fabric f(ft, {}, *fn, booksim_preset(), latencies(ft, 1));
   CHECK_FALSE(f.chips_route());
   CHECK(f.routers() == ft.metrics.switch_count);
@@ -162,7 +153,7 @@ TEST_CASE("flit: zero-load latency equals the closed form (8x8 mesh and torus)",
   CHECK(uniform_t0(8, true, 2, 1) == Approx(26.0));
   for (bool torus : {false, true}) {
     auto n = test::grid_network(torus ? "torus" : "mesh", {8, 8}, {1, 1});
-    auto fn = routing("dor", n);
+    auto fn = test::routing::build("dor", n);
     const std::vector<int> lat = latencies(n, torus ? 2 : 1);
     Fabric f(n, {}, *fn, booksim_preset(), lat);
     for (int P : {1, 4}) {
@@ -182,7 +173,7 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 mesh curve", "[flit
   const std::vector<CurvePoint> ref = {
       {0.05, 27.03, 30.32}, {0.15, 27.63, 32.28}, {0.25, 28.53, 35.94}, {0.35, 32.53, 47.88}};
   auto n = test::grid_network("mesh", {8, 8}, {1, 1});
-  auto fn = routing("dor", n);
+  auto fn = test::routing::build("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   check_curve(f, ref);
 }
@@ -195,7 +186,7 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's 8x8 torus curve", "[fli
   const std::vector<CurvePoint> ref = {
       {0.05, 26.23, 29.43}, {0.15, 27.08, 31.15}, {0.25, 29.06, 34.30}, {0.30, 32.14, 37.62}};
   auto n = test::grid_network("torus", {8, 8}, {1, 1});
-  auto fn = routing("dor", n, {}, {{"dateline_vc", "whole-dimension"}});
+  auto fn = test::routing::build("dor", n, {}, {{"dateline_vc", "whole-dimension"}});
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 2));
   check_curve(f, ref);
 }
@@ -222,7 +213,7 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's flattened butterfly cur
                                        {0.5, 16.18, 28.15}};
   topo::Network n = family("hyperx", 64, "L=2,T=4,chips_per_board=1");
   REQUIRE(n.metrics.family_attrs["S"] == json::array({4, 4}));
-  auto fn = routing("dor", n);
+  auto fn = test::routing::build("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   check_curve(f, ref);
 }
@@ -240,13 +231,13 @@ TEST_CASE("flit: the BookSim preset reproduces BookSim's fat-tree curve", "[flit
   topo::Network n = family("fat-tree", 64, "k=8,layers=3,osr=1,chips_per_board=1");
   REQUIRE(n.metrics.family_attrs["m_levels"] == json::array({4, 4, 4}));
   REQUIRE(n.metrics.family_attrs["w_levels"] == json::array({1, 4, 4}));
-  auto fn = routing("minimal", n, {}, {{"paths", "random"}, {"vc_scheme", "none"}});
+  auto fn = test::routing::build("minimal", n, {}, {{"paths", "random"}, {"vc_scheme", "none"}});
   REQUIRE(fn->random_choice());
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   check_curve(f, ref);
   // D-mod-k spreads uniform traffic more evenly than random choices: the same zero-load
   // latency, less queueing (0.5, P = 4: 30.5 cycles against 35.8).
-  auto dmodk = routing("dmodk", n);
+  auto dmodk = test::routing::build("dmodk", n);
   Fabric fd(n, {}, *dmodk, booksim_preset(), latencies(n, 1));
   RunResult r = run(fd, sim::PatternKind::Uniform, 0.5, 4, quick(3000, 10000));
   CHECK(r.latency.mean < 35.78 - 3);
@@ -262,7 +253,7 @@ TEST_CASE("flit: BookSim's dragonfly, zero-load (local links 10 cycles, global 1
   // minimal routing would take two global links where that saves a local hop: 123.1 cycles instead
   // of 116.0 here.
   topo::Network n = family("dragonfly", 72, "p=2,a=4,h=2,g=9,chips_per_board=1");
-  auto fn = routing("dragonfly-min", n);
+  auto fn = test::routing::build("dragonfly-min", n);
   std::vector<int> lat;
   for (const topo::Link& l : n.links) {
     const bool chip = l.a < n.n_chip || l.b < n.n_chip;
@@ -313,7 +304,7 @@ TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound"
         Case{"torus", sim::PatternKind::Uniform, 8}}) {
     const bool torus = std::string(c.family) == "torus";
     auto n = test::grid_network(c.family, {8, 8}, {1, 1});
-    auto fn = routing("dor", n);
+    auto fn = test::routing::build("dor", n);
     RouterParams rp = booksim_preset();
     rp.vcs = c.vcs;
     Fabric f(n, {}, *fn, rp, latencies(n, torus ? 2 : 1));
@@ -347,7 +338,7 @@ TEST_CASE("flit: saturation lies within 70-100% of the routing's capacity bound"
 TEST_CASE("flit: saturation within 0.015 of BookSim's (latency 3 x T0)", "[flit][slow]") {
   // BookSim: 0.398 (P = 1, T0 = 27) and 0.376 (P = 4, T0 = 30).
   auto n = test::grid_network("mesh", {8, 8}, {1, 1});
-  auto fn = routing("dor", n);
+  auto fn = test::routing::build("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   MeasureParams m = quick(3000, 10000);
   struct Sat {
@@ -368,7 +359,7 @@ TEST_CASE("flit: saturation within 0.015 of BookSim's (latency 3 x T0)", "[flit]
 TEST_CASE("flit: a routing that can deadlock is driven into deadlock and the cycle is shown",
           "[flit]") {
   auto n = test::grid_network("torus", {8, 8}, {1, 1});
-  auto fn = routing("dor", n, {}, {{"dateline", false}, {"tie", "plus"}});
+  auto fn = test::routing::build("dor", n, {}, {{"dateline", false}, {"tie", "plus"}});
   RouterParams p = booksim_preset();
   p.vcs = 1;
   Fabric f(n, {}, *fn, p, latencies(n, 2));
@@ -402,20 +393,20 @@ TEST_CASE("flit: deadlock-free routings run at 0.9 offered load without tripping
     CHECK(r.accepted > 0.05);
   };
   auto mesh = test::grid_network("mesh", {8, 8}, {1, 1});
-  check("mesh dor", mesh, {}, *routing("dor", mesh), 1);
-  check("mesh odd-even", mesh, {}, *routing("odd-even", mesh), 1);
+  check("mesh dor", mesh, {}, *test::routing::build("dor", mesh), 1);
+  check("mesh odd-even", mesh, {}, *test::routing::build("odd-even", mesh), 1);
   topo::FaultRequest fr;
   fr.chips = {"27"};
   topo::Faults mf = topo::make_faults(mesh, fr);
-  check("mesh fthoe, chip 27 down", mesh, mf, *routing("fthoe", mesh, mf), 1);
+  check("mesh fthoe, chip 27 down", mesh, mf, *test::routing::build("fthoe", mesh, mf), 1);
   auto torus = test::grid_network("torus", {8, 8}, {1, 1});
-  check("torus dor dateline", torus, {}, *routing("dor", torus), 2);
+  check("torus dor dateline", torus, {}, *test::routing::build("dor", torus), 2);
   auto t3 = test::grid_network("torus", {4, 4, 4}, {1, 1, 1});
   topo::FaultRequest lr;
   lr.links = {"#5"};
   topo::Faults tf = topo::make_faults(t3, lr);
-  check("4x4x4 wfr, link 5 down", t3, tf, *routing("wfr", t3, tf), 2);
-  check("4x4x4 minimal hop VCs", t3, {}, *routing("minimal", t3), 1);
+  check("4x4x4 wfr, link 5 down", t3, tf, *test::routing::build("wfr", t3, tf), 2);
+  check("4x4x4 minimal hop VCs", t3, {}, *test::routing::build("minimal", t3), 1);
 }
 
 TEST_CASE("flit: FTHOE delivers every packet of every connected pair (8x8 seed scenarios)",
@@ -449,7 +440,7 @@ TEST_CASE("flit: FTHOE delivers every packet of every connected pair (8x8 seed s
     }
     for (std::int64_t c : s.chips) fr.chips.push_back(std::to_string(c));
     topo::Faults faults = topo::make_faults(n, fr);
-    auto fn = routing("fthoe", n, faults);
+    auto fn = test::routing::build("fthoe", n, faults);
     RouterParams p = booksim_preset();
     p.vcs = std::max(2, fn->vc_count());
     Fabric f(n, faults, *fn, p, latencies(n, 1));
@@ -484,7 +475,7 @@ TEST_CASE("flit: every family runs, near its zero-load latency at low load", "[f
     INFO(c.family);
     REQUIRE(!l.items.empty());
     topo::Network n = topo::generate(ctx, l.items.front(), {});
-    auto fn = routing("minimal", n);
+    auto fn = test::routing::build("minimal", n);
     RouterParams p = booksim_preset();
     p.vcs = std::max(2, fn->vc_count());
     const std::vector<int> lat = latencies(n, 1);
@@ -506,7 +497,7 @@ TEST_CASE("flit: a run stopped early reports its loads over the window it simula
   // measurement window: the offered load is still the rate asked for (Bernoulli sources), and
   // the accepted load at most what the network carries (below 0.5 on an 8x8 mesh).
   auto n = test::grid_network("mesh", {8, 8}, {1, 1});
-  auto fn = routing("dor", n);
+  auto fn = test::routing::build("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   RunResult r = run(f, sim::PatternKind::Uniform, 0.9, 4, quick(200, 20000));
   REQUIRE(r.status == "saturated");
@@ -520,7 +511,7 @@ TEST_CASE("flit: a short window on an idle network drains and is ok", "[flit]") 
   // A 1-cycle window after a 1-cycle warm-up: its packets need tens of cycles to arrive, and
   // the network has not filled, neither of which is a sign of saturation.
   auto n = test::grid_network("mesh", {8, 8}, {1, 1});
-  auto fn = routing("dor", n);
+  auto fn = test::routing::build("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   RunResult r = run(f, sim::PatternKind::Uniform, 0.3, 4, quick(1, 1));
   CHECK(r.status == "ok");
@@ -529,7 +520,7 @@ TEST_CASE("flit: a short window on an idle network drains and is ok", "[flit]") 
 
 TEST_CASE("flit: the same seed gives the same run, another seed another", "[flit]") {
   auto n = test::grid_network("mesh", {4, 4}, {1, 1});
-  auto fn = routing("dor", n);
+  auto fn = test::routing::build("dor", n);
   Fabric f(n, {}, *fn, booksim_preset(), latencies(n, 1));
   RunResult a = run(f, sim::PatternKind::Uniform, 0.3, 4),
             b = run(f, sim::PatternKind::Uniform, 0.3, 4);
@@ -589,25 +580,27 @@ TEST_CASE("flit: an engine split into parts (threads) simulates exactly the same
     CHECK(drive(f, 3, rate, 4, 1500) == one);
   };
   auto mesh = test::grid_network("mesh", {8, 8}, {1, 1});
-  check("mesh dor, saturated", mesh, {}, *routing("dor", mesh), 1, 0.6);
-  check("mesh odd-even (adaptive)", mesh, {}, *routing("odd-even", mesh), 1, 0.3);
+  check("mesh dor, saturated", mesh, {}, *test::routing::build("dor", mesh), 1, 0.6);
+  check("mesh odd-even (adaptive)", mesh, {}, *test::routing::build("odd-even", mesh), 1, 0.3);
   auto torus = test::grid_network("torus", {4, 4, 4}, {1, 1, 1});
   topo::FaultRequest lr;
   lr.links = {"#5"};
   topo::Faults tf = topo::make_faults(torus, lr);
-  check("4x4x4 wfr, link 5 down", torus, tf, *routing("wfr", torus, tf), 2, 0.3);
+  check("4x4x4 wfr, link 5 down", torus, tf, *test::routing::build("wfr", torus, tf), 2, 0.3);
   topo::Context ctx = test::context_for(32);
   topo::Where w = topo::parse_where("k=8,layers=2,chips_per_board=1", "t");
   auto l = topo::enumerate(ctx, {&topo::require_family("fat-tree", "t")}, 1, std::nullopt, &w);
   REQUIRE(!l.items.empty());
   topo::Network ft = topo::generate(ctx, l.items.front(), {});
-  check("fat-tree d-mod-k (chips do not route)", ft, {}, *routing("dmodk", ft), 1, 0.5);
+  check("fat-tree d-mod-k (chips do not route)", ft, {}, *test::routing::build("dmodk", ft), 1,
+        0.5);
   check("fat-tree random minimal (random choices per node)", ft, {},
-        *routing("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 1, 0.5);
+        *test::routing::build("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 1,
+        0.5);
 
   // The watchdog's view is the same too: a deadlock found with parts.
   auto t8 = test::grid_network("torus", {8, 8}, {1, 1});
-  auto fn = routing("dor", t8, {}, {{"dateline", false}, {"tie", "plus"}});
+  auto fn = test::routing::build("dor", t8, {}, {{"dateline", false}, {"tie", "plus"}});
   RouterParams p = booksim_preset();
   p.vcs = 1;
   Fabric f(t8, {}, *fn, p, latencies(t8, 2));
@@ -640,7 +633,7 @@ TEST_CASE("flit: permutation patterns are the bit permutations BookSim defines",
 
 TEST_CASE("flit: bad router parameters are refused", "[flit]") {
   auto n = test::grid_network("torus", {4, 4}, {1, 1});
-  auto fn = routing("dor", n); // 2 VC classes
+  auto fn = test::routing::build("dor", n); // 2 VC classes
   RouterParams p = booksim_preset();
   p.vcs = 1;
   CHECK(test::kind_of([&] { Fabric f(n, {}, *fn, p, latencies(n, 1)); }) == ErrorKind::Infeasible);

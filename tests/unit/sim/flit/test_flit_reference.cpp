@@ -20,15 +20,6 @@ using namespace icnkit::sim::flit;
 
 namespace {
 
-std::unique_ptr<route::RoutingFunction> routing(const std::string& algorithm,
-                                                const topo::Network& n, const topo::Faults& f = {},
-                                                const json& params = json::object()) {
-  route::ParamErrors errors{ErrorKind::Usage, [](const route::ParamSpec& p) { return p.name; }};
-  const route::Algorithm* a = route::find_algorithm(algorithm);
-  REQUIRE(a != nullptr);
-  return route::build_routing(*a, params, n, f, errors).fn;
-}
-
 // The first candidate of a family that `where` matches, generated.
 topo::Network family(const std::string& name, std::int64_t n_chip, const std::string& where,
                      topo::Scope scope = topo::Scope::IntraRack) {
@@ -259,18 +250,19 @@ TEST_CASE("flit reference: iSLIP as written in the test", "[flit]") {
 
 TEST_CASE("flit reference: meshes and tori with DOR", "[flit]") {
   auto mesh = test::grid_network("mesh", {4, 4}, {1, 1});
-  sweep("4x4 mesh dor", mesh, {}, *routing("dor", mesh), 11);
+  sweep("4x4 mesh dor", mesh, {}, *test::routing::build("dor", mesh), 11);
   auto torus = test::grid_network("torus", {4, 4}, {1, 1});
-  sweep("4x4 torus dor (dateline VCs)", torus, {}, *routing("dor", torus), 12);
+  sweep("4x4 torus dor (dateline VCs)", torus, {}, *test::routing::build("dor", torus), 12);
   auto t5 = test::grid_network("torus", {5, 3}, {1, 1});
   sweep("5x3 torus dor, whole-dimension datelines", t5, {},
-        *routing("dor", t5, {}, {{"dateline_vc", "whole-dimension"}}), 13);
+        *test::routing::build("dor", t5, {}, {{"dateline_vc", "whole-dimension"}}), 13);
   auto ring = family("ring", 8, "");
-  sweep("8-ring minimal", ring, {}, *routing("minimal", ring), 14);
+  sweep("8-ring minimal", ring, {}, *test::routing::build("minimal", ring), 14);
   // One injection and ejection port per link: packets offered through any port.
-  sweep("4x4 torus dor, a port per link", torus, {}, *routing("dor", torus), 15, 3, 500, true, 0);
+  sweep("4x4 torus dor, a port per link", torus, {}, *test::routing::build("dor", torus), 15, 3,
+        500, true, 0);
   // Without datelines and with one VC the torus deadlocks at this load: both stop alike.
-  auto fn = routing("dor", torus, {}, {{"dateline", false}, {"tie", "plus"}});
+  auto fn = test::routing::build("dor", torus, {}, {{"dateline", false}, {"tie", "plus"}});
   RouterParams one = booksim_preset();
   one.vcs = 1;
   one.buffer_flits = 2;
@@ -283,44 +275,48 @@ TEST_CASE("flit reference: meshes and tori with DOR", "[flit]") {
                             std::vector<int>(torus.links.size(), 2), heavy, 17);
   CHECK(o.delivered < o.offered);
   auto t3 = test::grid_network("torus", {3, 3, 3}, {1, 1, 1});
-  sweep("3x3x3 torus dor, 2 endpoint ports", t3, {}, *routing("dor", t3), 16, 2, 500, true, 2);
+  sweep("3x3x3 torus dor, 2 endpoint ports", t3, {}, *test::routing::build("dor", t3), 16, 2, 500,
+        true, 2);
 }
 
 TEST_CASE("flit reference: adaptive routings and faults", "[flit]") {
   auto mesh = test::grid_network("mesh", {4, 4}, {1, 1});
-  sweep("4x4 mesh odd-even", mesh, {}, *routing("odd-even", mesh), 21);
-  sweep("4x4 mesh minimal (adaptive, hop VCs)", mesh, {}, *routing("minimal", mesh), 22);
+  sweep("4x4 mesh odd-even", mesh, {}, *test::routing::build("odd-even", mesh), 21);
+  sweep("4x4 mesh minimal (adaptive, hop VCs)", mesh, {}, *test::routing::build("minimal", mesh),
+        22);
   const topo::Faults mf = faults(mesh, {}, {5});
-  sweep("4x4 mesh fthoe, chip 5 down", mesh, mf, *routing("fthoe", mesh, mf), 23);
+  sweep("4x4 mesh fthoe, chip 5 down", mesh, mf, *test::routing::build("fthoe", mesh, mf), 23);
   auto t3 = test::grid_network("torus", {3, 3, 3}, {1, 1, 1});
   const topo::Faults tf = faults(t3, {5}, {});
-  sweep("3x3x3 torus wfr, link 5 down", t3, tf, *routing("wfr", t3, tf), 24);
+  sweep("3x3x3 torus wfr, link 5 down", t3, tf, *test::routing::build("wfr", t3, tf), 24);
   auto hc = family("hypercube", 16, "");
-  sweep("hypercube 16 minimal", hc, {}, *routing("minimal", hc), 25);
+  sweep("hypercube 16 minimal", hc, {}, *test::routing::build("minimal", hc), 25);
   const topo::Faults hf = faults(hc, {3, 10}, {});
-  sweep("hypercube 16 minimal, links 3 and 10 down", hc, hf, *routing("minimal", hc, hf), 26, 2);
+  sweep("hypercube 16 minimal, links 3 and 10 down", hc, hf,
+        *test::routing::build("minimal", hc, hf), 26, 2);
 }
 
 TEST_CASE("flit reference: switched networks (chips do not route)", "[flit]") {
   auto ft = family("fat-tree", 32, "k=8,layers=2,chips_per_board=1");
-  REQUIRE_FALSE(
-      Fabric(ft, {}, *routing("dmodk", ft), booksim_preset(), std::vector<int>(ft.links.size(), 1))
-          .chips_route());
-  sweep("fat-tree 32 dmodk", ft, {}, *routing("dmodk", ft), 31);
+  REQUIRE_FALSE(Fabric(ft, {}, *test::routing::build("dmodk", ft), booksim_preset(),
+                       std::vector<int>(ft.links.size(), 1))
+                    .chips_route());
+  sweep("fat-tree 32 dmodk", ft, {}, *test::routing::build("dmodk", ft), 31);
   sweep("fat-tree 32 minimal, random paths (random choices)", ft, {},
-        *routing("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 32);
+        *test::routing::build("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 32);
   sweep("fat-tree 32 minimal ecmp (adaptive)", ft, {},
-        *routing("minimal", ft, {}, {{"vc_scheme", "none"}}), 33, 2);
+        *test::routing::build("minimal", ft, {}, {{"vc_scheme", "none"}}), 33, 2);
   const topo::Faults ff = faults(ft, {40}, {});
   sweep("fat-tree 32 minimal ecmp, link 40 down", ft, ff,
-        *routing("minimal", ft, ff, {{"vc_scheme", "none"}}), 34, 2);
+        *test::routing::build("minimal", ft, ff, {{"vc_scheme", "none"}}), 34, 2);
   auto dh = dual_homed();
   sweep("dual-homed chips, minimal ecmp (the source picks its link)", dh, {},
-        *routing("minimal", dh, {}, {{"vc_scheme", "none"}}), 36);
+        *test::routing::build("minimal", dh, {}, {{"vc_scheme", "none"}}), 36);
   sweep("dual-homed chips, minimal random paths", dh, {},
-        *routing("minimal", dh, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 37, 2);
+        *test::routing::build("minimal", dh, {}, {{"paths", "random"}, {"vc_scheme", "none"}}), 37,
+        2);
   auto df = family("dragonfly", 72, "p=2,a=4,h=2,g=9,chips_per_board=1", topo::Scope::InterRack);
-  sweep("dragonfly 72 dragonfly-min", df, {}, *routing("dragonfly-min", df), 35, 2);
+  sweep("dragonfly 72 dragonfly-min", df, {}, *test::routing::build("dragonfly-min", df), 35, 2);
 }
 
 TEST_CASE("flit reference: longer runs, more seeds", "[flit][slow]") {
@@ -340,15 +336,17 @@ TEST_CASE("flit reference: longer runs, more seeds", "[flit][slow]") {
   };
   const topo::Faults none;
   std::vector<Net> nets;
-  nets.push_back({"4x4 mesh dor", &mesh, &none, routing("dor", mesh)});
-  nets.push_back({"4x4 mesh odd-even", &mesh, &none, routing("odd-even", mesh)});
-  nets.push_back({"4x4 torus dor", &torus, &none, routing("dor", torus)});
-  nets.push_back({"3x3x3 torus wfr, links 5 and 20 down", &t3, &tf, routing("wfr", t3, tf)});
-  nets.push_back({"3x3x3 torus minimal", &t3, &none, routing("minimal", t3)});
-  nets.push_back({"fat-tree 32 minimal random", &ft, &none,
-                  routing("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}})});
+  nets.push_back({"4x4 mesh dor", &mesh, &none, test::routing::build("dor", mesh)});
+  nets.push_back({"4x4 mesh odd-even", &mesh, &none, test::routing::build("odd-even", mesh)});
+  nets.push_back({"4x4 torus dor", &torus, &none, test::routing::build("dor", torus)});
   nets.push_back(
-      {"dual-homed minimal", &dh, &none, routing("minimal", dh, {}, {{"vc_scheme", "none"}})});
+      {"3x3x3 torus wfr, links 5 and 20 down", &t3, &tf, test::routing::build("wfr", t3, tf)});
+  nets.push_back({"3x3x3 torus minimal", &t3, &none, test::routing::build("minimal", t3)});
+  nets.push_back(
+      {"fat-tree 32 minimal random", &ft, &none,
+       test::routing::build("minimal", ft, {}, {{"paths", "random"}, {"vc_scheme", "none"}})});
+  nets.push_back({"dual-homed minimal", &dh, &none,
+                  test::routing::build("minimal", dh, {}, {{"vc_scheme", "none"}})});
   SplitMix64 rng(2026);
   std::int64_t delivered = 0;
   for (int k = 0; k < 28; ++k) {
