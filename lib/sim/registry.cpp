@@ -1,7 +1,9 @@
 #include "sim/registry.hpp"
 
 #include "sim/analytic.hpp"
+#include "sim/flit/report.hpp"
 #include "sim/pattern.hpp"
+#include "sim/report.hpp"
 
 namespace icnkit::sim {
 
@@ -58,6 +60,25 @@ std::optional<AllToAllPattern> baseline_by_name(const std::string& name) {
   return std::nullopt;
 }
 
+namespace {
+
+// The column names of a CSV header line.
+json columns_of(const std::string& header) {
+  json names = json::array();
+  std::string name;
+  for (char ch : header)
+    if (ch == ',' || ch == '\n') {
+      if (!name.empty()) names.push_back(name);
+      name.clear();
+    } else {
+      name += ch;
+    }
+  if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+} // namespace
+
 json describe() {
   json ms = json::array(), ts = json::array();
   for (auto& m : modes()) {
@@ -73,7 +94,21 @@ json describe() {
   }
   for (auto& p : patterns())
     ts.push_back({{"name", p.name}, {"summary", p.summary}, {"mode", "flit"}});
-  return {{"modes", ms}, {"traffic", ts}};
+  // The CSV columns, from the writers' own headers (scripts/plot reads by these names).
+  flit::FlitReport searched;
+  searched.saturation = flit::FlitReport::Saturation{};
+  const json csv = json::array(
+      {{{"name", "analytic"},
+        {"summary", "{format} csv of a simulated schedule, {traffic} or {sizes} (a flit replay "
+                    "too): one row per run or size"},
+        {"columns", columns_of(csv_header())}},
+       {{"name", "flit"},
+        {"summary", "{mode} flit {format} csv of synthetic traffic: one row per rate"},
+        {"columns", columns_of(flit::flit_csv_header(flit::FlitReport{}))}},
+       {{"name", "flit-saturation"},
+        {"summary", "the same with {find_saturation}: the search's result added to every row"},
+        {"columns", columns_of(flit::flit_csv_header(searched))}}});
+  return {{"modes", ms}, {"traffic", ts}, {"csv_columns", csv}};
 }
 
 } // namespace icnkit::sim

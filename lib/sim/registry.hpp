@@ -32,7 +32,8 @@ const std::vector<TrafficInfo>& traffic_patterns();
 // The baseline of traffic_patterns() called `name`, or nothing.
 std::optional<AllToAllPattern> baseline_by_name(const std::string& name);
 
-// Everything above and the flit patterns as one JSON object (net-sim --describe).
+// Everything above, the flit patterns and the CSV columns of each mode as one JSON object
+// (net-sim --describe).
 json describe();
 
 } // namespace icnkit::sim

@@ -1,8 +1,8 @@
-"""The CSV columns the plots read from the tools, declared once.
+"""The CSV columns the plots read from the tools, named once.
 
-net-sim owns its CSV headers (lib/sim/report.cpp csv_header(), lib/sim/flit/report.cpp) but
-does not say them in --describe (its modes and traffic patterns only), so the columns a plot
-needs are named here, and nowhere else in the plots."""
+net-sim owns its CSV headers and lists them in `net-sim --describe --format json` (csv_columns,
+one entry per CSV form); the columns a plot reads are named here, and nowhere else in the
+plots, and tests/cli/test_plot.sh checks that each one is among those net-sim lists."""
 
 # net-sim --format csv (an analytic run, --sizes): the columns sizes reads.
 SIZES_NEED = ["algorithm", "bytes_per_node", "time_us", "algbw_GBps", "busbw_GBps"]

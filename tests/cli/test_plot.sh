@@ -425,6 +425,17 @@ expect_ok "$T/prefix/bin/icnkit-plot" sizes "$T/sizes-ring.csv" "$T/sizes-halfri
 check "a copy alone draws the same bytes" cmp -s "$T/sizes.png" "$T/sizes-alone.png"
 expect_exit 3 - "$T/prefix/bin/icnkit-plot" timeline "$T/nosteps.json" -o "$E" # icnkit-plot: error:
 
+# The columns the plots read are among those net-sim says it writes (--describe, csv_columns).
+expect_ok net-sim --describe --format json
+missing=$(PYTHONPATH="$ICNKIT_SRC/scripts" "$PY" -c '
+import json, sys
+from icnkit_plot import columns as c
+forms = {e["name"]: e["columns"] for e in json.load(open(sys.argv[1]))["csv_columns"]}
+need = [("analytic", x) for x in c.SIZES_NEED + c.SIZES_CONFIG] + [("flit", x) for x in c.FLIT_CSV]
+print(" ".join(f + ":" + x for f, x in need if x not in forms[f]) or "none")' "$T/out" 2>&1)
+check "columns the plots read and net-sim does not write: $missing" [ "$missing" = none ]
+check "net-sim describes its three CSV forms" [ "$(jget "$T/out" "[(e['name'], e['columns'][0], e['columns'][-1]) for e in d['csv_columns']]")" = "[('analytic', 'collective', 'efficiency'), ('flit', 'rate', 'status'), ('flit-saturation', 'rate', 'zero_load_latency_cycles')]" ]
+
 expect_ok "$PLOT" --help
 check "help: an example per kind" [ "$(grep -cE '^  scripts/plot (sizes|speedup|latency-load|heatmap|timeline|pareto|topology) ' "$T/out")" = 7 ]
 
